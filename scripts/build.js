@@ -1,0 +1,58 @@
+// Builds dist/: the CLI as one bundle with lazily loaded chunks (startup cost is paid on every run,
+// see docs/benchmarks.md), the library entry points, and the library's type declarations.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const started = Date.now();
+rmSync('dist', { recursive: true, force: true });
+
+// conf imports ajv, ajv-formats and semver at the top level, but uses them only for JSON-schema
+// validation and migrations, which mkt does not configure. Loading them costs ~30 ms per run.
+const confExtras = {
+  name: 'conf-without-schema',
+  setup(b) {
+    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) => ({ path: args.path, namespace: 'unused' }));
+    b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
+      contents: `const unused = () => { throw new Error('${args.path} is not bundled with mkt'); };
+export default unused; export const Ajv2020 = unused;`,
+      loader: 'js',
+    }));
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.18',
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Bundled CommonJS dependencies (undici, commander) call require() for Node built-ins.
+  banner: { js: "import { createRequire as __mktRequire } from 'node:module'; const require = __mktRequire(import.meta.url);" },
+};
+
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir: 'dist/cli',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [confExtras],
+  define: { MKT_VERSION: JSON.stringify(require('../package.json').version) },
+});
+
+// The library keeps its dependencies external: programmatic users share their own copies.
+await build({
+  ...common,
+  banner: undefined,
+  entryPoints: { api: 'src/api/index.ts', sandbox: 'src/sandbox/index.ts' },
+  outdir: 'dist',
+  packages: 'external',
+});
+
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (process.env.MKT_BUILD_QUIET !== '1') console.error(`built dist/ in ${Date.now() - started} ms`);

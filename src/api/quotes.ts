@@ -1,0 +1,179 @@
+// GET /v1/market/quotes: batching for long symbol lists, strict validation of what comes back, and
+// prices kept as the exact decimal text the service sent.
+import { AbortError, ResponseError } from './errors.js';
+import { endpoint } from './auth.js';
+import { JsonNumber } from './json.js';
+import { createRateBudget, type RateBudget } from './rate-budget.js';
+import { sendRequest, type HttpOptions } from './request.js';
+import { displayUrl, errorFromResponse, readJson, readRateLimit } from './response.js';
+import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+
+export interface QuotesRequest {
+  baseUrl: string;
+  accessToken: string;
+  organizationId: string;
+  symbols: readonly string[];
+  venue?: string;
+  /** Symbols per request. Default 100. */
+  batchSize?: number;
+  /** Requests in flight at once. Default 4. */
+  concurrency?: number;
+  /** Called after each batch completes. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export const DEFAULT_BATCH_SIZE = 100;
+export const DEFAULT_CONCURRENCY = 4;
+
+export async function getQuotes(http: HttpOptions, request: QuotesRequest): Promise<QuotesResult> {
+  const batchSize = Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE);
+  const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
+  const batches: string[][] = [];
+  for (let i = 0; i < request.symbols.length; i += batchSize) batches.push(request.symbols.slice(i, i + batchSize));
+
+  // One failed batch fails the whole call: abort the others rather than wait for them.
+  const controller = new AbortController();
+  const parent = http.signal;
+  const onAbort = () => controller.abort();
+  parent?.addEventListener('abort', onAbort, { once: true });
+  const shared: HttpOptions = { ...http, signal: controller.signal };
+  const budget = createRateBudget(shared);
+
+  const results: Array<BatchResult | undefined> = new Array(batches.length);
+  let next = 0;
+  let done = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (failure === undefined && next < batches.length) {
+      const index = next++;
+      try {
+        results[index] = await fetchBatch(shared, request, batches[index]!, budget);
+        request.onProgress?.(++done, batches.length);
+      } catch (error) {
+        if (failure === undefined) failure = parent?.aborted ? new AbortError() : error;
+        controller.abort();
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  } finally {
+    parent?.removeEventListener('abort', onAbort);
+  }
+  if (failure !== undefined) throw failure;
+  return merge(request.symbols, results as BatchResult[]);
+}
+
+interface BatchResult {
+  quotes: Quote[];
+  attempts: number;
+  rateLimit: RateLimitInfo | undefined;
+}
+
+async function fetchBatch(http: HttpOptions, request: QuotesRequest, symbols: string[], budget: RateBudget): Promise<BatchResult> {
+  const url = endpoint(request.baseUrl, '/v1/market/quotes');
+  url.search = `symbols=${symbols.map(encodeURIComponent).join(',')}${request.venue ? `&venue=${encodeURIComponent(request.venue)}` : ''}`;
+  await budget.acquire();
+  let response;
+  try {
+    response = await sendRequest(http, {
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${request.accessToken}`, 'x-organization-id': request.organizationId },
+      idempotent: true,
+    });
+  } finally {
+    budget.release();
+  }
+  const rateLimit = readRateLimit(response.headers);
+  budget.update(rateLimit);
+  if (response.status < 200 || response.status >= 300) {
+    throw errorFromResponse(response, { organizationId: request.organizationId, maxWaitMs: http.maxWaitMs, now: http.now });
+  }
+  const json = await readJson(response, 'a JSON object with a data array of quotes');
+  return { quotes: parseQuotes(json, response.url), attempts: response.attempts, rateLimit };
+}
+
+/** Validates a quotes body: `{data: [{symbol, bid, ask, mid, timestamp}]}`. Extra fields are ignored. */
+export function parseQuotes(json: unknown, url: string): Quote[] {
+  const where = `GET ${displayUrl(url)}`;
+  const fail = (what: string) => new ResponseError(`${where} returned ${what}`, {
+    method: 'GET', url, status: 200, hint: 'the service sent quotes mkt cannot read; check the base URL, or report it to the service',
+  });
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw fail('a body that is not a JSON object');
+  const data = (json as Record<string, unknown>).data;
+  if (data === undefined) throw fail('a JSON object without a "data" field');
+  if (!Array.isArray(data)) throw fail(`a "data" field that is not an array (${kind(data)})`);
+  return data.map((item, index) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw fail(`quote ${index + 1} that is not an object (${kind(item)})`);
+    const record = item as Record<string, unknown>;
+    const symbol = record.symbol;
+    if (typeof symbol !== 'string' || symbol.trim() === '') throw fail(`quote ${index + 1} without a symbol`);
+    const label = `quote ${index + 1} (${printable(symbol)})`;
+    const price = (field: 'bid' | 'ask' | 'mid') => {
+      const value = record[field];
+      const source = value instanceof JsonNumber ? value.source : typeof value === 'string' ? value.trim() : undefined;
+      if (source === undefined || !DECIMAL.test(source)) {
+        throw fail(value === undefined ? `${label} without ${field}` : `${label} with a ${field} that is not a number (${kind(value)})`);
+      }
+      return source;
+    };
+    const timestamp = record.timestamp;
+    if (typeof timestamp !== 'string') throw fail(timestamp === undefined ? `${label} without a timestamp` : `${label} with a timestamp that is not a string`);
+    if (!ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) throw fail(`${label} with a timestamp that is not ISO 8601 (${printable(timestamp)})`);
+    return { symbol, bid: price('bid'), ask: price('ask'), mid: price('mid'), timestamp };
+  });
+}
+
+/** JSON's number grammar: what a price may look like, as a number or a numeric string. */
+export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+function kind(value: unknown): string {
+  if (value instanceof JsonNumber) return value.source;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${printable(value)}"`;
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+function printable(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
+function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult {
+  const bySymbol = new Map<string, Quote[]>();
+  const order: string[] = [];
+  for (const batch of batches) {
+    for (const quote of batch.quotes) {
+      const key = quote.symbol.toUpperCase();
+      const list = bySymbol.get(key);
+      if (list) list.push(quote);
+      else {
+        bySymbol.set(key, [quote]);
+        order.push(key);
+      }
+    }
+  }
+  const data: Quote[] = [];
+  const missing: string[] = [];
+  const requested = new Set<string>();
+  for (const symbol of symbols) {
+    const key = symbol.toUpperCase();
+    if (requested.has(key)) continue;
+    requested.add(key);
+    const quotes = bySymbol.get(key);
+    if (quotes) data.push(...quotes);
+    else missing.push(symbol);
+  }
+  for (const key of order) if (!requested.has(key)) data.push(...bySymbol.get(key)!);
+  const last = batches.at(-1);
+  return {
+    data,
+    missing,
+    requests: batches.length,
+    attempts: batches.reduce((sum, batch) => sum + batch.attempts, 0),
+    rateLimit: last?.rateLimit,
+  };
+}

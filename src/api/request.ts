@@ -1,0 +1,324 @@
+// One HTTP exchange with the service, with the policy a CLI in CI needs: a deadline per attempt that
+// covers connect, headers and body; a cap on the response size; retries that honour Retry-After
+// under a total waiting budget; redacted debug lines. Why not undici's RetryHandler: it resumes a
+// body cut off mid-way with Range requests (a JSON API answers those with the whole body or not at
+// all), reads Retry-After against the wall clock, and has no total budget (docs/networking.md).
+import type { Dispatcher } from 'undici';
+import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
+import { redactBody, redactHeaders } from './redact.js';
+import { loadUndici } from './undici.js';
+
+export interface RetryEvent {
+  /** The attempt about to start (2 = the first retry). */
+  attempt: number;
+  /** Retries allowed in all. */
+  retries: number;
+  waitMs: number;
+  /** Why: `rate limited`, `503 Service Unavailable`, `connection reset`... */
+  reason: string;
+  status: number | undefined;
+}
+
+export interface HttpOptions {
+  /** undici dispatcher (Agent, EnvHttpProxyAgent, MockAgent...); default: undici's global one. */
+  dispatcher?: Dispatcher;
+  /** Deadline for each attempt, covering connect, headers and body. Default 15 s. */
+  timeoutMs?: number;
+  /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
+  retries?: number;
+  /** The most time spent waiting between attempts, in all. Default 30 s. */
+  maxWaitMs?: number;
+  /** Larger responses are refused. Default 32 MiB. */
+  maxResponseBytes?: number;
+  signal?: AbortSignal;
+  userAgent?: string;
+  onRetry?: (event: RetryEvent) => void;
+  /** Told when batched requests slow down to stay within the service's rate limit. */
+  onThrottle?: (waitMs: number) => void;
+  /** Debug lines; secrets are already redacted. */
+  onDebug?: (line: string) => void;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+  /** GET: retried on retryable statuses and connection errors. Otherwise only when nothing was sent. */
+  idempotent: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  method: string;
+  url: string;
+  attempts: number;
+  /** Set when retrying stopped because the next wait would pass the budget. */
+  retryAfterMs: number | undefined;
+  gaveUpOnBudget: boolean;
+}
+
+export const DEFAULTS = {
+  timeoutMs: 15_000,
+  retries: 2,
+  maxWaitMs: 30_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+} as const;
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+// Failures where the request may have reached the server are retried only for idempotent requests.
+const RETRY_CODES_ANY = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONNABORTED']);
+// Failures before anything was sent: safe to retry any request.
+const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+
+export async function sendRequest(options: HttpOptions, request: HttpRequest): Promise<HttpResponse> {
+  const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
+  const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const wait = options.sleep ?? sleep;
+  const dispatcher = options.dispatcher ?? (await globalDispatcher());
+  let waited = 0;
+
+  for (let attempt = 1; ; attempt++) {
+    let outcome: HttpResponse | NetworkError;
+    try {
+      outcome = await attemptOnce(dispatcher, options, request, attempt, retries);
+    } catch (error) {
+      if (!(error instanceof NetworkError) || error instanceof TimeoutError) throw error;
+      outcome = error;
+    }
+    const retryable = outcome instanceof NetworkError
+      ? RETRY_CODES_UNSENT.has(outcome.code) || (request.idempotent && RETRY_CODES_ANY.has(outcome.code))
+      : request.idempotent && RETRY_STATUSES.has(outcome.status);
+    if (!retryable) return finish(outcome);
+
+    const retryAfterMs = outcome instanceof NetworkError ? undefined : parseRetryAfter(outcome.headers['retry-after'], now());
+    if (attempt > retries) return finish(outcome, retryAfterMs);
+    const backoff = Math.round(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+    const waitMs = retryAfterMs ?? backoff;
+    if (waited + waitMs > maxWaitMs) return finish(outcome, retryAfterMs, true);
+
+    const reason = outcome instanceof NetworkError ? outcome.message : describeStatus(outcome.status);
+    options.onRetry?.({ attempt: attempt + 1, retries, waitMs, reason, status: outcome instanceof NetworkError ? undefined : outcome.status });
+    options.onDebug?.(`* waiting ${waitMs} ms before attempt ${attempt + 1} (${reason})`);
+    try {
+      await wait(waitMs, options.signal);
+    } catch {
+      throw new AbortError();
+    }
+    waited += waitMs;
+  }
+}
+
+function finish(outcome: HttpResponse | NetworkError, retryAfterMs?: number, gaveUpOnBudget = false): HttpResponse {
+  if (outcome instanceof NetworkError) throw outcome;
+  return { ...outcome, retryAfterMs, gaveUpOnBudget };
+}
+
+async function attemptOnce(
+  dispatcher: Dispatcher, options: HttpOptions, request: HttpRequest, attempt: number, retries: number,
+): Promise<HttpResponse> {
+  const { method, url } = request;
+  const where = `${method} ${url.origin}${url.pathname}`;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
+  const debug = options.onDebug;
+  const started = performance.now();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const parent = options.signal;
+  const onParentAbort = () => controller.abort();
+  if (parent?.aborted) throw new AbortError();
+  parent?.addEventListener('abort', onParentAbort, { once: true });
+
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (options.userAgent) headers['user-agent'] = options.userAgent;
+  if (debug) {
+    debug(`* ${method} ${url.href} (attempt ${attempt} of ${request.idempotent ? retries + 1 : 'at most ' + (retries + 1)})`);
+    for (const [name, value] of Object.entries(redactHeaders(headers))) debug(`> ${name}: ${value}`);
+    if (request.body !== undefined) debug(`> ${redactBody(request.body, headers['content-type'])}`);
+  }
+
+  try {
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method,
+      headers,
+      body: request.body,
+      signal: controller.signal,
+    });
+    const responseHeaders = flattenHeaders(response.headers);
+    const declared = Number(responseHeaders['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      response.body.destroy();
+      throw tooLarge(method, url, maxBytes, response.statusCode);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw tooLarge(method, url, maxBytes, response.statusCode);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks, size).toString('utf8');
+    if (debug) {
+      debug(`< ${response.statusCode} ${describeStatus(response.statusCode)} in ${Math.round(performance.now() - started)} ms, ${size} bytes`);
+      for (const [name, value] of Object.entries(responseHeaders)) {
+        if (/^(x-)?ratelimit-|^retry-after$|^x-request-id$|^content-type$|^location$/.test(name)) debug(`< ${name}: ${value}`);
+      }
+      if (!url.pathname.endsWith('/market/quotes') || response.statusCode >= 400) {
+        debug(`< ${redactBody(text.slice(0, 4096), responseHeaders['content-type'])}`);
+      }
+    }
+    return {
+      status: response.statusCode, headers: responseHeaders, text, method, url: url.href,
+      attempts: attempt, retryAfterMs: undefined, gaveUpOnBudget: false,
+    };
+  } catch (error) {
+    if (error instanceof ResponseError) throw error;
+    if (parent?.aborted) throw new AbortError('interrupted', { cause: error });
+    if (timedOut) {
+      debug?.(`< timed out after ${timeoutMs} ms`);
+      throw new TimeoutError(`${where} did not complete within ${formatMs(timeoutMs)}`, {
+        code: 'TIMEOUT', method, url: url.href, cause: error,
+        hint: 'the service or the network is slow or unreachable; raise --timeout (MKT_TIMEOUT) or try again',
+      });
+    }
+    const networkError = toNetworkError(error, method, url);
+    debug?.(`< ${networkError.message}`);
+    throw networkError;
+  } finally {
+    clearTimeout(timer);
+    parent?.removeEventListener('abort', onParentAbort);
+  }
+}
+
+function tooLarge(method: string, url: URL, maxBytes: number, status: number): ResponseError {
+  const where = `${method} ${url.origin}${url.pathname}`;
+  return new ResponseError(`the response to ${where} is larger than ${formatBytes(maxBytes)}; refusing to read it`, {
+    method, url: url.href, status,
+    hint: 'request fewer symbols per call (--batch-size), or check that the base URL points at the Market Data Service',
+  });
+}
+
+/** Node and undici error codes to a message that names the fix. */
+export function toNetworkError(error: unknown, method: string, url: URL): NetworkError {
+  const code = findCode(error);
+  const where = `${method} ${url.origin}${url.pathname}`;
+  const init = (message: string, hint: string) => new NetworkError(message, { code, method, url: url.href, cause: error, hint });
+  switch (code) {
+    case 'ECONNREFUSED':
+      return init(`connection refused by ${url.host} (${where})`, 'check the base URL and that the service (or `mkt sandbox`) is running');
+    case 'ENOTFOUND':
+      return init(`cannot resolve ${url.hostname} (${where})`, 'check the base URL, your DNS, and HTTPS_PROXY/NO_PROXY');
+    case 'EAI_AGAIN':
+      return init(`temporary DNS failure resolving ${url.hostname} (${where})`, 'check your network and DNS, then try again');
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+    case 'ECONNABORTED':
+      return init(`connection reset by ${url.host} (${where})`, 'the connection dropped; try again, or check proxies between you and the service');
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return init(`connecting to ${url.host} timed out (${where})`, 'check the base URL, firewalls, and HTTPS_PROXY/NO_PROXY');
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return init(`certificate signed by an unknown authority (${where})`,
+        'set MKT_CA_FILE (or --ca-file, or NODE_EXTRA_CA_CERTS) to your CA bundle');
+    case 'CERT_HAS_EXPIRED':
+      return init(`the server's certificate has expired (${where})`, 'the server must renew its certificate; check the system clock too');
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return init(`the server's certificate does not match ${url.hostname} (${where})`, 'check the host name in the base URL');
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      return init(`TLS handshake with ${url.host} failed (${where})`, 'check the scheme: http:// or https://');
+    default: {
+      const message = error instanceof Error ? error.message : String(error);
+      return init(`request failed: ${message} (${where})`, 'check the base URL and your network, then try again');
+    }
+  }
+}
+
+function findCode(error: unknown): string {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code && code !== 'UND_ERR') return code;
+  }
+  return 'NETWORK';
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Retry-After in delta-seconds or as an HTTP-date (RFC 9110 §10.2.3), as milliseconds from now. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  413: 'Content Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export function describeStatus(status: number): string {
+  return status === 429 ? 'rate limited' : `${status} ${STATUS_TEXT[status] ?? 'status'}`.trim();
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  return Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(1)}s`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
+}
+
+/** Resolves after `ms`; rejects with AbortError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function globalDispatcher(): Promise<Dispatcher> {
+  return (await loadUndici()).getGlobalDispatcher();
+}

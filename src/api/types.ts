@@ -1,0 +1,39 @@
+// The shapes the client returns. Prices are decimal strings holding exactly the digits the service
+// sent (never a float), so `227.10` stays `227.10`.
+
+export interface Quote {
+  symbol: string;
+  /** Decimal string, e.g. "1.08505". */
+  bid: string;
+  ask: string;
+  mid: string;
+  /** ISO 8601 date-time, as sent. */
+  timestamp: string;
+}
+
+export interface RateLimitInfo {
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** Seconds until the window resets. */
+  resetSeconds: number | undefined;
+}
+
+export interface QuotesResult {
+  /** Quotes in the order the symbols were asked for; quotes for symbols not asked for come last. */
+  data: Quote[];
+  /** Symbols asked for that the service did not return. */
+  missing: string[];
+  /** Requests sent (one per batch), and attempts including retries. */
+  requests: number;
+  attempts: number;
+  rateLimit: RateLimitInfo | undefined;
+}
+
+export interface TokenResponse {
+  accessToken: string;
+  tokenType: string;
+  /** Seconds, when the service said. */
+  expiresIn: number | undefined;
+  scope: string | undefined;
+  organizationId: string | undefined;
+}

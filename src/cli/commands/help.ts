@@ -1,0 +1,47 @@
+// mkt help [command | exit-codes | environment]: command help plus two reference topics.
+import type { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import { EXIT_CODE_TABLE } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
+
+export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
+  ['MKT_BASE_URL', 'the service address (no built-in default)'],
+  ['MKT_ORG', 'the organization, org_<id>'],
+  ['MKT_PROFILE', 'the profile (default "default")'],
+  ['MKT_TOKEN', 'an access token to use instead of the stored one (with MKT_ORG and MKT_BASE_URL, no login needed)'],
+  ['MKT_API_KEY', 'the API key for mkt login'],
+  ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for renewing expired tokens by themselves'],
+  ['MKT_CONFIG_DIR', 'the directory of config.json (default: the OS config directory, e.g. ~/.config/mkt)'],
+  ['MKT_FORMAT', 'the default output format of mkt quotes'],
+  ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', 'defaults for --timeout, --retries, --max-wait'],
+  ['MKT_CA_FILE', 'extra CA certificates (PEM) to trust; NODE_EXTRA_CA_CERTS works too'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies (either case)'],
+  ['MKT_DEBUG=1', 'print requests (secrets redacted) and stack traces'],
+  ['MKT_ALLOW_INSECURE_HTTP=1', 'allow plain http to hosts other than loopback'],
+  ['NO_COLOR, FORCE_COLOR, TERM=dumb', 'colour: off, on, off'],
+];
+
+const TOPICS: Record<string, () => string> = {
+  'exit-codes': () => `Exit codes (the same for every command):\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}\n`,
+  environment: () => {
+    const width = Math.max(...ENVIRONMENT.map(([name]) => name.length)) + 2;
+    return `Environment variables:\n${ENVIRONMENT.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`).join('\n')}\n`;
+  },
+};
+
+export function registerHelp(program: Command, deps: Deps): void {
+  program.helpCommand(false);
+  program.command('help')
+    .argument('[topic...]', 'a command, or exit-codes, or environment')
+    .description('show help for a command, the exit codes, or the environment variables')
+    .action((topic: string[]) => {
+      const [first] = topic;
+      if (first === undefined) return program.outputHelp();
+      const text = TOPICS[first];
+      if (text) return deps.io.stdout.write(text());
+      let command: Command | undefined = program;
+      for (const name of topic) command = command?.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
+      if (!command) throw new UsageError(`no help topic or command "${topic.join(' ')}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${program.commands.map((c) => c.name()).join(', ')}`);
+      command.outputHelp();
+    });
+}

@@ -1,0 +1,74 @@
+// mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
+import { Command, Option } from 'commander';
+import { API_KEY_PATTERN, cliLogin, ORGANIZATION_PATTERN } from '../../api/auth.js';
+import { readOrganization, readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import type { Deps } from '../deps.js';
+import { formatAge } from '../../render/age.js';
+import { UsageError } from '../errors.js';
+import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
+import type { RunState } from '../program.js';
+import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { addTargetOptions, rejectSecretFlag } from './shared.js';
+
+export interface LoginOptions extends TargetFlags, NetworkFlags {
+  withApiKey?: boolean;
+  apiKey?: string;
+}
+
+const API_KEY: Omit<SecretSource, 'stdinFlagGiven'> = {
+  stdinFlag: '--with-api-key',
+  envName: 'MKT_API_KEY',
+  label: 'API key',
+  example: 'mkt login --with-api-key < key.txt',
+};
+
+export function registerLogin(program: Command, deps: Deps, state: RunState): void {
+  const command = program.command('login')
+    .description('log in with an API key (<client_id>.<client_secret>) and store the token')
+    .option('--with-api-key', 'read the API key from standard input')
+    .addOption(new Option('--api-key <key>').hideHelp())
+    .addHelpText('after', `
+The API key comes from standard input (--with-api-key), MKT_API_KEY, or a masked prompt on a
+terminal; never from a flag. The organization comes from --org, MKT_ORG, the profile, or a prompt.
+
+Examples:
+  $ mkt login --org org_demo                               # prompts for the key
+  $ mkt login --with-api-key --org org_demo < key.txt
+  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo --base-url http://127.0.0.1:4010`);
+  addNetworkOptions(addTargetOptions(command)).action(async (options: LoginOptions) => {
+    state.exitCode = await runLogin(deps, options, state);
+  });
+}
+
+export async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Promise<number> {
+  rejectSecretFlag(options.apiKey, '--api-key', secretHint({ ...API_KEY, stdinFlagGiven: false }));
+  const settings = resolveSettings(deps, options);
+  const baseUrl = requireBaseUrl(deps, settings.baseUrl);
+  const { value: apiKey } = await readSecret(deps, { ...API_KEY, stdinFlagGiven: options.withApiKey === true });
+  if (!API_KEY_PATTERN.test(apiKey)) {
+    throw new UsageError('the API key is not of the form <client_id>.<client_secret>', 'copy the whole key, both parts joined by a dot');
+  }
+  const organizationId = await readOrganization(deps, settings);
+  if (!ORGANIZATION_PATTERN.test(organizationId)) {
+    throw new UsageError(`the organization "${organizationId.slice(0, 80)}" is not of the form org_<id>`, 'for example --org org_demo');
+  }
+  if (deps.env.MKT_TOKEN) {
+    deps.io.stderr.write('warning: MKT_TOKEN is set; it overrides the token stored by this login until you unset it\n');
+  }
+  const http = await createHttp(deps, options, state);
+  const token = await cliLogin(http, baseUrl, apiKey, organizationId);
+  const profile = settings.profile.value;
+  const record = saveToken(deps, {
+    profile, token, source: 'cli-login', baseUrl, organizationId: token.organizationId ?? organizationId,
+    clientId: apiKey.slice(0, apiKey.indexOf('.')),
+  });
+  deps.io.stderr.write(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}\n`);
+  return 0;
+}
+
+export function describeToken(deps: Deps, expiresAt: string | undefined, scope: string | undefined): string {
+  const parts: string[] = [];
+  if (expiresAt) parts.push(`expires in ${formatAge(Date.parse(expiresAt) - deps.now())}`);
+  parts.push(scope ? `scope ${scope}` : 'no scope');
+  return `; token ${parts.join(', ')}`;
+}

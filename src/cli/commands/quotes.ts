@@ -1,0 +1,165 @@
+// mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
+// did not get.
+import { Command, Option } from 'commander';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import type { Quote, QuotesResult } from '../../api/types.js';
+import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
+import { stripControl } from '../../render/text.js';
+import { requireCredentials } from '../credentials.js';
+import type { Deps } from '../deps.js';
+import { parseCount, parseDuration } from '../duration.js';
+import { IncompleteError, UsageError } from '../errors.js';
+import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
+import { isColorEnabled } from '../io.js';
+import type { RunState } from '../program.js';
+import { resolveProfile, type TargetFlags } from '../settings.js';
+import { collectSymbols } from '../symbols.js';
+import { addTargetOptions } from './shared.js';
+
+export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface QuotesOptions extends TargetFlags, NetworkFlags {
+  symbols?: string;
+  symbolsFile?: string;
+  venue?: string;
+  format?: Format;
+  json?: boolean;
+  strict?: boolean;
+  maxAge?: string;
+  batchSize?: string;
+  concurrency?: string;
+  color?: boolean;
+}
+
+export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
+  const command = program.command('quotes')
+    .description('get the latest quotes: bid, ask, mid and timestamp, with every digit the service sends')
+    .argument('[symbol...]', 'symbols, e.g. EURUSD AAPL (or comma-separated)')
+    .option('-s, --symbols <list>', 'comma-separated symbols')
+    .option('--symbols-file <file>', 'symbols from a file, one per line or comma-separated, # comments; - for stdin')
+    .option('--venue <venue>', 'only quotes from this venue or market center, e.g. XNAS')
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
+    .option('--json', 'the same as --format json')
+    .option('--strict', 'exit 3 when a symbol is missing or a quote is stale')
+    .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
+    .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    .addHelpText('after', `
+Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
+timestamp), json ({"data": [...], "missing": [...]}, the service's shape), ndjson (a quote per line).
+
+Examples:
+  $ mkt quotes EURUSD USDJPY AAPL
+  $ mkt quotes --symbols EURUSD,GBPUSD --venue EBS --format csv > quotes.csv
+  $ mkt quotes EURUSD --json | jq -r '.data[0].mid'
+  $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check`);
+  addNetworkOptions(addTargetOptions(command)).action(async (args: string[], options: QuotesOptions) => {
+    const color = program.opts<{ color?: boolean }>().color;
+    state.exitCode = await runQuotes(deps, args, { ...options, color }, state);
+  });
+}
+
+export async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, state: RunState): Promise<number> {
+  if (options.json && options.format !== undefined && options.format !== 'json') {
+    throw new UsageError(`--json and --format ${options.format} cannot be used together`);
+  }
+  const symbols = await collectSymbols(deps, { args, symbols: options.symbols, symbolsFile: options.symbolsFile });
+  if (symbols.length === 0) {
+    throw new UsageError('no symbols given', 'name them as arguments (mkt quotes EURUSD AAPL), with --symbols A,B, or with --symbols-file FILE');
+  }
+  const maxAgeMs = options.maxAge === undefined ? undefined : parseDuration(options.maxAge, '--max-age');
+  const batchSize = options.batchSize === undefined ? undefined : parseCount(options.batchSize, '--batch-size', { min: 1, max: 10_000 });
+  const concurrency = options.concurrency === undefined ? undefined : parseCount(options.concurrency, '--concurrency', { min: 1, max: 32 });
+  const venue = options.venue?.trim();
+  if (venue !== undefined && (venue === '' || venue.length > 64 || /[\u0000-\u001f\u007f]/.test(venue))) {
+    throw new UsageError('--venue must be a printable name of at most 64 characters');
+  }
+  const format = chooseFormat(deps, options);
+
+  const http = await createHttp(deps, options, state);
+  const credentials = await requireCredentials(deps, options, http);
+  const progress = createProgress(deps);
+  let result: QuotesResult;
+  try {
+    result = await getQuotes(http, {
+      baseUrl: credentials.baseUrl,
+      accessToken: credentials.accessToken,
+      organizationId: credentials.organizationId,
+      symbols,
+      venue,
+      batchSize,
+      concurrency,
+      onProgress: progress.update,
+    });
+  } finally {
+    progress.done();
+  }
+
+  const now = deps.now();
+  const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
+  deps.io.stdout.write(await render(format, result, stale, { color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false), now, maxAgeMs }));
+
+  const problems: string[] = [];
+  if (result.missing.length > 0) {
+    problems.push(`no quote for ${result.missing.length} of ${symbols.length} symbol${symbols.length === 1 ? '' : 's'}: ${listSome(result.missing)}`);
+  }
+  if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
+  if (problems.length === 0) return 0;
+  if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is incomplete; without --strict this is a warning');
+  for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
+  return 0;
+}
+
+function chooseFormat(deps: Deps, options: QuotesOptions): Format {
+  if (options.json) return 'json';
+  if (options.format) return options.format;
+  const fromEnv = deps.env.MKT_FORMAT;
+  if (fromEnv) {
+    if (!(FORMATS as readonly string[]).includes(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not "${fromEnv.slice(0, 40)}"`);
+    return fromEnv as Format;
+  }
+  const stored = deps.config.profile(resolveProfile(deps, options.profile).value)?.format;
+  if (stored && (FORMATS as readonly string[]).includes(stored)) return stored as Format;
+  return deps.io.stdoutIsTTY ? 'table' : 'tsv';
+}
+
+async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: { color: boolean; now: number; maxAgeMs: number | undefined }): Promise<string> {
+  switch (format) {
+    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
+    case 'ndjson': return renderNdjson(result.data);
+    case 'csv': return renderCsv(result.data);
+    case 'tsv': return renderTsv(result.data);
+    case 'table': {
+      // cli-table3 and chalk load only when a table is drawn.
+      const { renderTable } = await import('../../render/table.js');
+      return renderTable(result.data, options);
+    }
+  }
+}
+
+export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
+  const stale: string[] = [];
+  for (const quote of data) if (now - Date.parse(quote.timestamp) > maxAgeMs) stale.push(quote.symbol);
+  return stale;
+}
+
+function listSome(symbols: readonly string[]): string {
+  const shown = symbols.slice(0, 10).map(stripControl).join(', ');
+  return symbols.length > 10 ? `${shown} and ${symbols.length - 10} more` : shown;
+}
+
+/** "fetched 3/10 batches" on a terminal's stderr, for long symbol lists only. */
+function createProgress(deps: Deps): { update: (done: number, total: number) => void; done: () => void } {
+  let shown = false;
+  return {
+    update: (done, total) => {
+      if (!deps.io.stderrIsTTY || total < 3) return;
+      shown = true;
+      deps.io.stderr.write(`\rfetched ${done}/${total} batches`);
+    },
+    done: () => {
+      if (shown) deps.io.stderr.write('\r\u001b[2K');
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// mkt sandbox: the reference Market Data Service on this machine. A thin wrapper over src/sandbox,
+// which is imported only when this command runs (its start-up cost is not every command's).
+// Contract: docs/sandbox.md.
+import type { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+
+export interface SandboxFlags {
+  host: string;
+  port: string;
+  clients?: string;
+  perMinute?: string;
+  perHour?: string;
+  perDay?: string;
+  tokenTtl?: string;
+  maxSymbols?: string;
+  seed?: string;
+  synthetic?: string;
+}
+
+export function registerSandbox(program: Command, deps: Deps): void {
+  program.command('sandbox')
+    .description('run a local Market Data Service for demos, tests and CI (real tokens, scopes and rate limits)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
+    .option('--clients <file>', 'JSON file of extra clients: [{"client_id", "client_secret", "orgs", "scopes", "profile"?}]')
+    .option('--per-minute <n>', 'requests per minute per client and organization (default 60; approved clients get twice this)')
+    .option('--per-hour <n>', 'requests per hour per client and organization (default 5000)')
+    .option('--per-day <n>', 'requests per day per client and organization (default 10000)')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens (default 3600)')
+    .option('--max-symbols <n>', 'most symbols in one quotes request (default 100)')
+    .option('--seed <n>', 'seed of the deterministic prices (default 1)')
+    .option('--synthetic <n>', 'also quote N synthetic symbols SYN00001..SYNnnnnn (at most 99999)')
+    .addHelpText('after', `
+The first line written is the base URL alone, for scripts: \`read -r url < <(mkt sandbox --port 0)\`.
+Built-in clients: demo / demo-secret (org_demo, market.read) and noscope / noscope-secret (org_demo,
+no scopes). Stops on Ctrl-C or SIGTERM. The full contract is in docs/sandbox.md.
+
+Examples:
+  $ mkt sandbox
+  $ mkt sandbox --port 0 --seed 42
+  $ mkt sandbox --per-minute 1000000 --per-hour 1000000 --per-day 1000000 --synthetic 10000
+  $ mkt sandbox --clients ci-clients.json --token-ttl 60`)
+    .action(async (flags: SandboxFlags) => {
+      await runSandbox(deps, flags);
+    });
+}
+
+function integerFlag(flag: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const number = /^[-+]?\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be ${range}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
+  const host = flags.host.trim();
+  if (host === '') throw new UsageError('--host must not be empty', 'use --host 127.0.0.1');
+  const port = integerFlag('--port', flags.port, 0, 65_535) as number;
+  const perMinute = integerFlag('--per-minute', flags.perMinute, 1);
+  const perHour = integerFlag('--per-hour', flags.perHour, 1);
+  const perDay = integerFlag('--per-day', flags.perDay, 1);
+  const tokenTtlSeconds = integerFlag('--token-ttl', flags.tokenTtl, 1, 10 * 365 * 86_400);
+  const maxSymbols = integerFlag('--max-symbols', flags.maxSymbols, 1, 100_000);
+  const seed = integerFlag('--seed', flags.seed, Number.MIN_SAFE_INTEGER);
+  const synthetic = integerFlag('--synthetic', flags.synthetic, 0, 99_999);
+
+  const { startSandbox, loadClientsFile, SandboxConfigError, DEMO } = await import('../../sandbox/index.js');
+  const usage = (error: unknown, hint?: string): never => {
+    if (error instanceof SandboxConfigError) throw new UsageError(error.message, hint);
+    throw error;
+  };
+  let clients;
+  try {
+    clients = flags.clients === undefined ? [] : loadClientsFile(flags.clients);
+  } catch (error) {
+    usage(error, 'see `mkt sandbox --help` and docs/sandbox.md for the clients file format');
+  }
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      host,
+      port,
+      clients,
+      limits: { perMinute, perHour, perDay },
+      tokenTtlSeconds,
+      maxSymbols,
+      seed,
+      synthetic,
+      onError: (error) => deps.io.stderr.write(`sandbox: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+  } catch (error) {
+    throw listenError(error, host, port) ?? usage(error);
+  }
+
+  const { url } = sandbox;
+  deps.io.stdout.write(`${url}
+Market Data Service sandbox, listening on ${url} (Ctrl-C to stop)
+Demo client:  client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, organization ${DEMO.org}
+Demo API key: ${DEMO.apiKey}
+
+Try it:
+  export MKT_BASE_URL=${url}
+  MKT_API_KEY=${DEMO.apiKey} mkt login --org ${DEMO.org}
+  mkt quotes EURUSD AAPL
+`);
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) return resolve();
+    deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  deps.io.stderr.write('sandbox: stopping\n');
+  await sandbox.close();
+}
+
+/** A UsageError for the listen failures a user can fix with a flag, or undefined. */
+function listenError(error: unknown, host: string, port: number): UsageError | undefined {
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} on ${host} is already in use`, 'pick another port with --port <n>, or --port 0 for a free one');
+    case 'EACCES':
+      return new UsageError(`no permission to listen on port ${port}`, 'use a port above 1023, or --port 0 for a free one');
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`cannot listen on host ${host}: it is not an address of this machine`, 'use --host 127.0.0.1');
+    default:
+      return undefined;
+  }
+}

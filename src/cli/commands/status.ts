@@ -1,0 +1,154 @@
+// mkt status: which profile, service, organization and token a command would use, and where each
+// came from. Offline: it reads settings and the store, and never prints the token.
+import type { Command } from 'commander';
+import { formatMode } from '../../config/store.js';
+import { fingerprint, tokenProblem } from '../credentials.js';
+import type { Deps } from '../deps.js';
+import { formatAge } from '../../render/age.js';
+import type { RunState } from '../program.js';
+import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
+import { addTargetOptions } from './shared.js';
+
+export interface StatusOptions extends TargetFlags {
+  json?: boolean;
+}
+
+/** `mkt status --json`, schema_version 1 (README "mkt status --json"). */
+export interface StatusReport {
+  schema_version: 1;
+  usable: boolean;
+  problems: string[];
+  profile: Setting;
+  base_url: Setting;
+  organization: Setting;
+  token: {
+    present: boolean;
+    kind: string;
+    source: string;
+    obtained_via: string | null;
+    type: string | null;
+    scope: string | null;
+    organization_id: string | null;
+    issued_by: string | null;
+    expires_at: string | null;
+    expires_in_seconds: number | null;
+    expired: boolean | null;
+    fingerprint: string | null;
+  };
+  config_file: { path: string; exists: boolean; mode: string | null; dir_mode: string | null; safe: boolean };
+}
+
+interface Setting {
+  value: string | null;
+  kind: string;
+  source: string;
+}
+
+export function registerStatus(program: Command, deps: Deps, state: RunState): void {
+  const command = program.command('status')
+    .description('show the profile, service, organization and token in use, and where each comes from')
+    .option('--json', 'write the status as JSON (a stable schema, see the README)')
+    .addHelpText('after', `
+Exits 0 when the credentials are usable, 4 when they are not. Does not contact the service.
+
+Examples:
+  $ mkt status
+  $ mkt status --json | jq .token.expires_in_seconds`);
+  addTargetOptions(command).action((options: StatusOptions) => {
+    const report = buildStatus(deps, options);
+    deps.io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+    state.exitCode = report.usable ? 0 : 4;
+  });
+}
+
+export function buildStatus(deps: Deps, options: TargetFlags): StatusReport {
+  const settings = resolveSettings(deps, options);
+  const problems: string[] = [];
+  let baseUrl = settings.baseUrl.value;
+  if (baseUrl === undefined) problems.push('no base URL: pass --base-url, set MKT_BASE_URL, or run `mkt config set base-url URL`');
+  else {
+    try {
+      baseUrl = checkBaseUrl(deps, baseUrl, settings.baseUrl.source);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (!settings.org.value) problems.push('no organization: pass --org, set MKT_ORG, or run `mkt config set org org_<id>`');
+  const token = settings.token.value;
+  const now = deps.now();
+  const fromEnv = settings.token.kind === 'env';
+  const problem = fromEnv ? undefined : tokenProblem(token, baseUrl, now);
+  if (problem && problem.kind !== 'expiring') problems.push(`${problem.message}: run \`mkt login\` or \`mkt token\``);
+  const expiresAt = token?.expires_at;
+  const left = expiresAt ? Date.parse(expiresAt) - now : undefined;
+  const permissions = deps.config.permissions();
+  return {
+    schema_version: 1,
+    usable: problems.length === 0,
+    problems,
+    profile: setting(settings.profile),
+    base_url: { ...setting(settings.baseUrl), value: baseUrl ?? null },
+    organization: setting(settings.org),
+    token: {
+      present: token !== undefined,
+      kind: settings.token.kind,
+      source: settings.token.source,
+      obtained_via: token && !fromEnv ? token.source : fromEnv ? 'environment' : null,
+      type: token?.token_type ?? null,
+      scope: token?.scope ?? null,
+      organization_id: token?.organization_id ?? null,
+      issued_by: token?.base_url || null,
+      expires_at: expiresAt ?? null,
+      expires_in_seconds: left === undefined ? null : Math.floor(left / 1000),
+      expired: left === undefined ? null : left <= 0,
+      fingerprint: token ? fingerprint(token.access_token) : null,
+    },
+    config_file: {
+      path: permissions.path,
+      exists: permissions.exists,
+      mode: permissions.fileMode === undefined ? null : formatMode(permissions.fileMode),
+      dir_mode: permissions.dirMode === undefined ? null : formatMode(permissions.dirMode),
+      safe: permissions.safe,
+    },
+  };
+}
+
+function setting(resolved: Resolved<string>): Setting {
+  return { value: resolved.value ?? null, kind: resolved.kind, source: resolved.source };
+}
+
+export function renderStatus(report: StatusReport): string {
+  const rows: Array<[string, string]> = [];
+  const show = (label: string, item: Setting) => rows.push([label, item.value === null ? '(not set)' : `${item.value}  (${describe(item)})`]);
+  show('Profile', report.profile);
+  show('Base URL', report.base_url);
+  show('Organization', report.organization);
+  const token = report.token;
+  if (!token.present) rows.push(['Token', '(none)']);
+  else {
+    rows.push(['Token', `${token.obtained_via === 'environment' ? 'from MKT_TOKEN' : `via ${token.obtained_via}`}  (${describe(token)})`]);
+    rows.push(['  Type', token.type ?? '?']);
+    rows.push(['  Scope', token.scope || '(none)']);
+    if (token.issued_by) rows.push(['  Issued by', token.issued_by]);
+    if (token.expires_in_seconds !== null) {
+      const age = formatAge(Math.abs(token.expires_in_seconds) * 1000);
+      rows.push(['  Expires', `${token.expired ? `expired ${age} ago` : `in ${age}`} (${token.expires_at})`]);
+    } else if (token.obtained_via !== 'environment') rows.push(['  Expires', 'unknown (the service gave no expires_in)']);
+    rows.push(['  Fingerprint', token.fingerprint ?? '?']);
+  }
+  const file = report.config_file;
+  rows.push(['Config file', `${file.path}${file.exists ? `  (mode ${file.mode}, directory ${file.dir_mode}, ${file.safe ? 'private' : 'READABLE BY OTHERS'})` : '  (not created yet)'}`]);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  let text = rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
+  text += report.usable ? 'Credentials are usable.\n' : report.problems.map((problem) => `Problem: ${problem}\n`).join('');
+  return text;
+}
+
+function describe(item: { kind: string; source: string }): string {
+  switch (item.kind) {
+    case 'flag': return `from the ${item.source} flag`;
+    case 'env': return `from ${item.source}`;
+    case 'default': return 'default';
+    default: return `from ${item.source}`;
+  }
+}

@@ -1,0 +1,82 @@
+// mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
+import { Command, Option } from 'commander';
+import { clientCredentials, ORGANIZATION_PATTERN } from '../../api/auth.js';
+import { readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
+import type { RunState } from '../program.js';
+import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { describeToken } from './login.js';
+import { addTargetOptions, rejectSecretFlag } from './shared.js';
+
+export interface TokenOptions extends TargetFlags, NetworkFlags {
+  clientId?: string;
+  withClientSecret?: boolean;
+  clientSecret?: string;
+  print?: boolean;
+  json?: boolean;
+}
+
+const CLIENT_SECRET: Omit<SecretSource, 'stdinFlagGiven'> = {
+  stdinFlag: '--with-client-secret',
+  envName: 'MKT_CLIENT_SECRET',
+  label: 'client secret',
+  example: 'mkt token --client-id ID --with-client-secret < secret.txt',
+};
+
+export function registerToken(program: Command, deps: Deps, state: RunState): void {
+  const command = program.command('token')
+    .description('get a token with the OAuth 2.0 client-credentials grant and store it')
+    .option('--client-id <id>', 'the client id (env MKT_CLIENT_ID)')
+    .option('--with-client-secret', 'read the client secret from standard input')
+    .addOption(new Option('--client-secret <secret>').hideHelp())
+    .option('--print', 'write only the access token to stdout')
+    .option('--json', 'write the token response as JSON to stdout')
+    .addHelpText('after', `
+The client secret comes from standard input (--with-client-secret), MKT_CLIENT_SECRET, or a masked
+prompt on a terminal; never from a flag. With MKT_CLIENT_ID and MKT_CLIENT_SECRET set, commands
+that need a token renew an expired client-credentials token by themselves.
+
+Examples:
+  $ MKT_CLIENT_ID=demo MKT_CLIENT_SECRET=demo-secret mkt token --org org_demo
+  $ export TOKEN=$(mkt token --client-id demo --with-client-secret --print < secret.txt)
+  $ mkt token --json | jq .expires_in`);
+  addNetworkOptions(addTargetOptions(command)).action(async (options: TokenOptions) => {
+    state.exitCode = await runToken(deps, options, state);
+  });
+}
+
+export async function runToken(deps: Deps, options: TokenOptions, state: RunState): Promise<number> {
+  rejectSecretFlag(options.clientSecret, '--client-secret', secretHint({ ...CLIENT_SECRET, stdinFlagGiven: false }));
+  if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
+  const settings = resolveSettings(deps, options);
+  const baseUrl = requireBaseUrl(deps, settings.baseUrl);
+  const clientId = options.clientId ?? deps.env.MKT_CLIENT_ID;
+  if (!clientId) throw new UsageError('no client id given', 'pass --client-id ID or set MKT_CLIENT_ID');
+  if (/\s/.test(clientId)) throw new UsageError('the client id must not contain spaces');
+  const organizationId = settings.org.value;
+  if (organizationId !== undefined && !ORGANIZATION_PATTERN.test(organizationId)) {
+    throw new UsageError(`the organization "${organizationId.slice(0, 80)}" (from ${settings.org.source}) is not of the form org_<id>`);
+  }
+  const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
+  const http = await createHttp(deps, options, state);
+  const token = await clientCredentials(http, baseUrl, clientId, clientSecret);
+  const profile = settings.profile.value;
+  const record = saveToken(deps, { profile, token, source: 'client-credentials', baseUrl, organizationId, clientId });
+
+  if (options.print) {
+    deps.io.stdout.write(`${token.accessToken}\n`);
+  } else if (options.json) {
+    deps.io.stdout.write(`${JSON.stringify({
+      access_token: token.accessToken,
+      token_type: token.tokenType,
+      expires_in: token.expiresIn ?? null,
+      scope: token.scope ?? null,
+      organization_id: organizationId ?? null,
+    }, null, 2)}\n`);
+  } else {
+    deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,93 @@
+// Everything a command needs from the outside world, injected so that tests run the same code paths
+// users hit: streams and TTY flags, the environment, the clock, the config store, the HTTP
+// dispatcher, and the interrupt signal. Only createProcessDeps reads process.*.
+import type { Dispatcher } from 'undici';
+import { sleep } from '../api/request.js';
+import { ConfigStore, defaultConfigDir } from '../config/store.js';
+import type { Env, IO } from './io.js';
+
+export interface Deps {
+  io: IO;
+  env: Env;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  config: ConfigStore;
+  /** An HTTP dispatcher to use instead of the one built from the environment (tests). */
+  dispatcher?: Dispatcher;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+  /** Resolves after `ms`, or rejects when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+}
+
+export function createConfigStore(env: Env, io: IO): ConfigStore {
+  return new ConfigStore({
+    dir: env.MKT_CONFIG_DIR || defaultConfigDir(env),
+    onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+  });
+}
+
+export interface ProcessDeps extends Deps {
+  /** Removes the signal handlers; main calls it when the command is done. */
+  dispose(): void;
+}
+
+/** The real process: stdio, process.env, the system clock, SIGINT/SIGTERM. */
+export function createProcessDeps(): ProcessDeps {
+  const controller = new AbortController();
+  const io: IO = {
+    stdout: { write: (text) => void process.stdout.write(text) },
+    stderr: { write: (text) => void process.stderr.write(text) },
+    stdin: process.stdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns,
+    prompt: async (question, options) => {
+      const { promptOnTerminal } = await import('./prompt.js');
+      return promptOnTerminal(question, options, controller.signal);
+    },
+  };
+  // A piped reader that goes away (`mkt quotes | head -1`) is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  // The first Ctrl-C aborts what is under way (exit 130); a second one ends the process at once.
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      dispose();
+      process.kill(process.pid, name);
+      return;
+    }
+    controller.abort(new InterruptSignal(name));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const dispose = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  const env = process.env;
+  return {
+    io,
+    env,
+    now: () => Date.now(),
+    config: createConfigStore(env, io),
+    signal: controller.signal,
+    sleep,
+    random: Math.random,
+    dispose,
+  };
+}
+
+/** The abort reason when a signal arrived. */
+export class InterruptSignal extends Error {
+  override name = 'InterruptSignal';
+  readonly signalName: NodeJS.Signals;
+
+  constructor(signalName: NodeJS.Signals) {
+    super(`interrupted by ${signalName}`);
+    this.signalName = signalName;
+  }
+}

@@ -1,0 +1,57 @@
+// The one exit-code contract, for every command (README "Exit codes", `mkt help exit-codes`).
+import { CommanderError } from 'commander';
+import {
+  AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, RateLimitError, ServerError,
+} from '../api/errors.js';
+import { ConfigError } from '../config/store.js';
+import { InterruptSignal } from './deps.js';
+import { CredentialsError, IncompleteError, UsageError } from './errors.js';
+
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  INCOMPLETE: 3,
+  NOT_AUTHENTICATED: 4,
+  FORBIDDEN: 5,
+  RATE_LIMITED: 6,
+  NETWORK: 7,
+  INTERRUPTED: 130,
+} as const;
+
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
+  [ExitCode.OK, 'success'],
+  [ExitCode.ERROR, 'unexpected: a response the client cannot use, or an internal error'],
+  [ExitCode.USAGE, 'usage or local validation (bad flag, bad symbol, no base URL, corrupt config), and 400 INVALID_REQUEST'],
+  [ExitCode.INCOMPLETE, 'incomplete result: quotes missing or stale under --strict'],
+  [ExitCode.NOT_AUTHENTICATED, 'not authenticated: no credentials, expired token, 401'],
+  [ExitCode.FORBIDDEN, 'forbidden: 403 (no market.read scope, or no access to the organization)'],
+  [ExitCode.RATE_LIMITED, 'rate limited: 429 after retries'],
+  [ExitCode.NETWORK, 'network: unreachable, TLS, timeout, 5xx after retries'],
+  [ExitCode.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM)'],
+];
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof AbortError || error instanceof InterruptSignal) return ExitCode.INTERRUPTED;
+  if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidRequestError) return ExitCode.USAGE;
+  if (error instanceof IncompleteError) return ExitCode.INCOMPLETE;
+  if (error instanceof CredentialsError || error instanceof AuthError) return ExitCode.NOT_AUTHENTICATED;
+  if (error instanceof ForbiddenError) return ExitCode.FORBIDDEN;
+  if (error instanceof RateLimitError) return ExitCode.RATE_LIMITED;
+  if (error instanceof NetworkError || error instanceof ServerError) return ExitCode.NETWORK;
+  return ExitCode.ERROR;
+}
+
+/** The stable error code written in --json error objects. */
+export function errorCodeFor(error: unknown): string {
+  if (error instanceof CommanderError) return 'USAGE';
+  if (error instanceof InterruptSignal) return 'INTERRUPTED';
+  if (error instanceof MktError || error instanceof UsageError || error instanceof CredentialsError
+    || error instanceof IncompleteError || error instanceof ConfigError) return error.code;
+  return 'INTERNAL';
+}
+
+export function statusFor(error: unknown): number | null {
+  return error instanceof ApiError ? error.status : null;
+}

@@ -1,0 +1,58 @@
+// The process's streams as commands see them. Commands write through this interface only, so tests
+// capture output without touching process.stdout, and colour and TTY decisions are made once here.
+import type { Readable } from 'node:stream';
+
+export interface Output {
+  write(text: string): void;
+}
+
+export interface PromptOptions {
+  /** Echo `*` instead of the typed characters (secrets). */
+  mask: boolean;
+}
+
+export interface IO {
+  stdout: Output;
+  stderr: Output;
+  stdin: Readable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width when stdout is a TTY. */
+  columns: number | undefined;
+  /** Ask on the terminal; only called when stdin and stdout are TTYs. */
+  prompt(question: string, options: PromptOptions): Promise<string>;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Colour on a stream: only on a TTY, never with NO_COLOR (non-empty, see no-color.org), TERM=dumb
+ * or --no-color; FORCE_COLOR (other than 0/false) forces it. chalk alone does not honour NO_COLOR.
+ */
+export function isColorEnabled(isTTY: boolean, env: Env, noColorFlag = false): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+/** Reads a stream to its end as UTF-8 text, refusing more than `maxBytes`. */
+export async function readAll(stream: Readable, maxBytes = 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > maxBytes) throw new RangeError(`standard input is larger than ${maxBytes} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** MKT_DEBUG=1 (anything but empty or 0): verbose requests and stack traces. */
+export function isDebug(env: Env): boolean {
+  return env.MKT_DEBUG !== undefined && env.MKT_DEBUG !== '' && env.MKT_DEBUG !== '0';
+}

@@ -1,0 +1,66 @@
+// Builds a fresh commander program per run, bound to the injected IO: no process.exit, no shared
+// state between runs (tests build many).
+import { Command } from 'commander';
+import type { Deps } from './deps.js';
+import { registerConfig } from './commands/config.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerHelp } from './commands/help.js';
+import { registerLogin } from './commands/login.js';
+import { registerLogout } from './commands/logout.js';
+import { registerQuotes } from './commands/quotes.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerStatus } from './commands/status.js';
+import { registerToken } from './commands/token.js';
+
+declare const MKT_VERSION: string;
+
+export interface RunState {
+  /** What main returns when the command finishes without throwing. */
+  exitCode: number;
+  /** Run by main after the command, last registered first (closing HTTP connections, say). */
+  cleanups: Array<() => Promise<void>>;
+}
+
+export function createProgram(deps: Deps, state: RunState): Command {
+  const program = new Command('mkt')
+    .description('Market Data Service from the command line: log in, get exact quotes, run a local sandbox.')
+    .version(typeof MKT_VERSION === 'string' ? MKT_VERSION : '0.0.0-dev', '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)')
+    .showSuggestionAfterError(true)
+    .addHelpText('after', `
+Examples:
+  $ mkt sandbox --port 0                       # a local Market Data Service
+  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo
+  $ mkt quotes EURUSD AAPL                     # a table on a terminal, TSV in a pipe
+  $ mkt quotes EURUSD --json | jq '.data[0].mid'
+
+Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for the environment variables.`);
+  configure(program, deps);
+
+  registerLogin(program, deps, state);
+  registerToken(program, deps, state);
+  registerLogout(program, deps, state);
+  registerStatus(program, deps, state);
+  registerConfig(program, deps, state);
+  registerQuotes(program, deps, state);
+  registerSandbox(program, deps);
+  registerCompletion(program, deps, state);
+  registerHelp(program, deps);
+  for (const command of program.commands) configure(command, deps);
+  return program;
+}
+
+function configure(command: Command, deps: Deps): void {
+  command
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => deps.io.stdout.write(text),
+      writeErr: (text) => deps.io.stderr.write(text),
+      // main reports parse errors itself, in text or JSON, with the exit code table's code.
+      outputError: () => {},
+      getOutHelpWidth: () => deps.io.columns ?? 80,
+      getErrHelpWidth: () => 80,
+    });
+  for (const sub of command.commands) configure(sub, deps);
+}

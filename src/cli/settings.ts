@@ -1,0 +1,111 @@
+// Where each setting comes from, in one order for every command: flag > environment > profile in
+// the config file > default. `mkt status` shows the source of each, as `aws configure list` does.
+import type { ProfileRecord, TokenRecord } from '../config/store.js';
+import type { Deps } from './deps.js';
+import { UsageError } from './errors.js';
+
+export type SourceKind = 'flag' | 'env' | 'config' | 'token' | 'default' | 'unset';
+
+export interface Resolved<T> {
+  value: T | undefined;
+  kind: SourceKind;
+  /** `--org`, `MKT_ORG`, `/home/me/.config/mkt/config.json (profile default)`... */
+  source: string;
+}
+
+export interface TargetFlags {
+  profile?: string;
+  baseUrl?: string;
+  org?: string;
+}
+
+export interface Settings {
+  profile: Resolved<string> & { value: string };
+  baseUrl: Resolved<string>;
+  org: Resolved<string>;
+  /** The stored or MKT_TOKEN token; not checked for expiry here. */
+  token: Resolved<TokenRecord>;
+  record: ProfileRecord | undefined;
+}
+
+export const PROFILE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function resolveProfile(deps: Deps, flag: string | undefined): Settings['profile'] {
+  const fromEnv = deps.env.MKT_PROFILE;
+  const resolved = flag !== undefined
+    ? { value: flag, kind: 'flag' as const, source: '--profile' }
+    : fromEnv ? { value: fromEnv, kind: 'env' as const, source: 'MKT_PROFILE' } : { value: 'default', kind: 'default' as const, source: 'default' };
+  if (!PROFILE_PATTERN.test(resolved.value)) {
+    throw new UsageError(`invalid profile name "${resolved.value.slice(0, 64)}" (from ${resolved.source})`,
+      'use letters, digits, ".", "_" and "-", starting with a letter or digit');
+  }
+  return resolved;
+}
+
+export function resolveSettings(deps: Deps, flags: TargetFlags): Settings {
+  const profile = resolveProfile(deps, flags.profile);
+  const record = deps.config.profile(profile.value);
+  const where = `${deps.config.path} (profile ${profile.value})`;
+  const pick = (flag: string | undefined, flagName: string, envName: string, stored: string | undefined, fromToken?: string): Resolved<string> => {
+    if (flag !== undefined && flag !== '') return { value: flag, kind: 'flag', source: flagName };
+    const env = deps.env[envName];
+    if (env) return { value: env, kind: 'env', source: envName };
+    if (stored) return { value: stored, kind: 'config', source: where };
+    if (fromToken) return { value: fromToken, kind: 'token', source: `${where}, from the stored token` };
+    return { value: undefined, kind: 'unset', source: 'not set' };
+  };
+  const envToken = deps.env.MKT_TOKEN;
+  const token: Resolved<TokenRecord> = envToken
+    ? { value: tokenFromEnv(envToken), kind: 'env', source: 'MKT_TOKEN' }
+    : record?.token
+      ? { value: record.token, kind: 'config', source: where }
+      : { value: undefined, kind: 'unset', source: 'not set' };
+  return {
+    profile,
+    baseUrl: pick(flags.baseUrl, '--base-url', 'MKT_BASE_URL', record?.base_url, record?.token?.base_url),
+    org: pick(flags.org, '--org', 'MKT_ORG', record?.org, record?.token?.organization_id),
+    token,
+    record,
+  };
+}
+
+function tokenFromEnv(accessToken: string): TokenRecord {
+  return { access_token: accessToken, token_type: 'Bearer', base_url: '', source: 'cli-login', obtained_at: '' };
+}
+
+/** A base URL the client may send credentials to; explains how to set one when there is none. */
+export function requireBaseUrl(deps: Deps, baseUrl: Resolved<string>): string {
+  if (baseUrl.value === undefined) {
+    throw new UsageError('no base URL for the Market Data Service is set',
+      'pass --base-url URL, set MKT_BASE_URL, or run `mkt config set base-url URL` (for a local sandbox: `mkt sandbox`)');
+  }
+  return checkBaseUrl(deps, baseUrl.value, baseUrl.source);
+}
+
+export function checkBaseUrl(deps: Deps, value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`the base URL "${value.slice(0, 200)}" (from ${source}) is not a valid URL`, 'use a full address such as https://api.example.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`the base URL ${url.href} (from ${source}) must use http:// or https://`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`the base URL (from ${source}) must not contain a user name or password`, 'credentials go in mkt login, never in a URL');
+  }
+  if (url.search || url.hash) throw new UsageError(`the base URL ${url.origin}${url.pathname} (from ${source}) must not have a query or fragment`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && deps.env.MKT_ALLOW_INSECURE_HTTP !== '1') {
+    throw new UsageError(`refusing to send credentials over plain http to ${url.host} (from ${source})`,
+      'use https://, or set MKT_ALLOW_INSECURE_HTTP=1 if you really mean it (plain http is only allowed to loopback addresses)');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+export const ORG_HINT = 'pass --org org_<id>, set MKT_ORG, or run `mkt config set org org_<id>`';

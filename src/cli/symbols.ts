@@ -1,0 +1,72 @@
+// Symbols from arguments, --symbols and --symbols-file: trimmed, upper-cased, de-duplicated in
+// first-seen order, and checked before any request.
+import fs from 'node:fs';
+import type { Deps } from './deps.js';
+import { UsageError } from './errors.js';
+import { readAll } from './io.js';
+import { hasControl } from '../render/text.js';
+
+export const MAX_SYMBOL_LENGTH = 32;
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface SymbolSources {
+  args: readonly string[];
+  symbols?: string;
+  symbolsFile?: string;
+}
+
+export async function collectSymbols(deps: Deps, sources: SymbolSources): Promise<string[]> {
+  const raw: string[] = [];
+  for (const arg of sources.args) raw.push(...arg.split(','));
+  if (sources.symbols !== undefined) raw.push(...sources.symbols.split(','));
+  if (sources.symbolsFile !== undefined) raw.push(...parseSymbolsText(await readSymbolsFile(deps, sources.symbolsFile)));
+  return normalizeSymbols(raw);
+}
+
+/** One per line or comma-separated; `#` starts a comment. */
+export function parseSymbolsText(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const hash = line.indexOf('#');
+    out.push(...(hash === -1 ? line : line.slice(0, hash)).split(','));
+  }
+  return out;
+}
+
+export function normalizeSymbols(raw: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const bad: string[] = [];
+  for (const item of raw) {
+    const symbol = item.trim().toUpperCase();
+    if (symbol === '') continue;
+    if (hasControl(symbol) || /\s/.test(symbol) || symbol.length > MAX_SYMBOL_LENGTH) {
+      bad.push(symbol);
+      continue;
+    }
+    seen.add(symbol);
+  }
+  if (bad.length > 0) {
+    const shown = bad.slice(0, 5).map((symbol) => JSON.stringify(symbol.length > 40 ? `${symbol.slice(0, 40)}…` : symbol)).join(', ');
+    throw new UsageError(`invalid symbol${bad.length > 1 ? 's' : ''}: ${shown}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
+      `a symbol is printable, without spaces, at most ${MAX_SYMBOL_LENGTH} characters`);
+  }
+  return [...seen];
+}
+
+async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
+  if (file === '-') {
+    if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
+    return readAll(deps.io.stdin, MAX_FILE_BYTES).catch((error: Error) => {
+      throw new UsageError(`cannot read symbols from standard input: ${error.message}`);
+    });
+  }
+  try {
+    const stat = fs.statSync(file);
+    if (stat.isDirectory()) throw new UsageError(`--symbols-file ${file} is a directory`);
+    if (stat.size > MAX_FILE_BYTES) throw new UsageError(`--symbols-file ${file} is larger than 16 MiB`);
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --symbols-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}

@@ -1,0 +1,59 @@
+// Quotes as text for pipes and files: JSON, NDJSON, CSV and TSV. Prices are written with exactly
+// the digits the service sent, as JSON numbers, so this builds JSON text itself instead of calling
+// JSON.stringify on floats.
+import type { Quote } from '../api/types.js';
+import { stripControl } from './text.js';
+
+export interface QuotesView {
+  data: readonly Quote[];
+  missing: readonly string[];
+  /** Present with --max-age. */
+  stale?: readonly string[];
+}
+
+const q = JSON.stringify;
+
+function quoteObject(quote: Quote, indent: string): string {
+  if (indent === '') {
+    return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
+  }
+  const inner = `${indent}  `;
+  return `{\n${inner}"symbol": ${q(quote.symbol)},\n${inner}"bid": ${quote.bid},\n${inner}"ask": ${quote.ask},\n`
+    + `${inner}"mid": ${quote.mid},\n${inner}"timestamp": ${q(quote.timestamp)}\n${indent}}`;
+}
+
+function stringArray(values: readonly string[]): string {
+  return values.length === 0 ? '[]' : `[\n${values.map((value) => `    ${q(value)}`).join(',\n')}\n  ]`;
+}
+
+/** `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent. */
+export function renderJson(view: QuotesView): string {
+  const data = view.data.length === 0 ? '[]' : `[\n${view.data.map((quote) => `    ${quoteObject(quote, '    ')}`).join(',\n')}\n  ]`;
+  let text = `{\n  "data": ${data},\n  "missing": ${stringArray(view.missing)}`;
+  if (view.stale !== undefined) text += `,\n  "stale": ${stringArray(view.stale)}`;
+  return `${text}\n}\n`;
+}
+
+/** One quote per line. */
+export function renderNdjson(data: readonly Quote[]): string {
+  let text = '';
+  for (const quote of data) text += `${quoteObject(quote, '')}\n`;
+  return text;
+}
+
+const COLUMNS = ['symbol', 'bid', 'ask', 'mid', 'timestamp'] as const;
+
+/** RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted. */
+export function renderCsv(data: readonly Quote[]): string {
+  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  let text = `${COLUMNS.join(',')}\r\n`;
+  for (const quote of data) text += `${COLUMNS.map((column) => field(stripControl(quote[column]))).join(',')}\r\n`;
+  return text;
+}
+
+/** Tab-separated with a header line: no colour, no box, one quote per line. */
+export function renderTsv(data: readonly Quote[]): string {
+  let text = `${COLUMNS.join('\t')}\n`;
+  for (const quote of data) text += `${COLUMNS.map((column) => stripControl(quote[column])).join('\t')}\n`;
+  return text;
+}

@@ -1,0 +1,16 @@
+// Text from the service goes through here before it reaches a terminal: control characters (ESC
+// above all) could otherwise move the cursor, retitle the window or hide output.
+
+// C0 controls, DEL, C1 controls, and the Unicode bidi overrides that can reorder what is shown.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
+export function hasControl(text: string): boolean {
+  CONTROL.lastIndex = 0;
+  const found = CONTROL.test(text);
+  CONTROL.lastIndex = 0;
+  return found;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeSymbols, parseSymbolsText } from '../../src/cli/symbols.js';
+import { parseCount, parseDuration } from '../../src/cli/duration.js';
+
+describe('symbols', () => {
+  it('trims, upper-cases and de-duplicates in first-seen order', () => {
+    expect(normalizeSymbols([' eurusd', 'AAPL', 'EURUSD ', '', 'aapl', 'msft'])).toEqual(['EURUSD', 'AAPL', 'MSFT']);
+  });
+
+  it('reads files one per line or comma-separated, with # comments', () => {
+    expect(parseSymbolsText('# watchlist\nEURUSD, GBPUSD\r\nAAPL # apple\n\n  spy  \n')).toEqual(['', 'EURUSD', ' GBPUSD', 'AAPL ', '', '  spy  ', '']);
+    expect(normalizeSymbols(parseSymbolsText('# watchlist\nEURUSD, GBPUSD\r\nAAPL # apple\n\n  spy  \n'))).toEqual(['EURUSD', 'GBPUSD', 'AAPL', 'SPY']);
+  });
+
+  it.each([
+    ['a control character', 'EUR\u0007USD'],
+    ['an escape sequence', '\u001b[2J'],
+    ['an inner space', 'EUR USD'],
+    ['33 characters', 'A'.repeat(33)],
+  ])('refuses %s and names it', (_name, symbol) => {
+    expect(() => normalizeSymbols(['AAPL', symbol])).toThrow(/invalid symbol/);
+  });
+
+  it('accepts 32 characters', () => {
+    expect(normalizeSymbols(['a'.repeat(32)])).toEqual(['A'.repeat(32)]);
+  });
+});
+
+describe('durations and counts', () => {
+  it.each([
+    ['500ms', 500], ['2s', 2000], ['1m', 60_000], ['30', 30_000], ['1.5', 1500], ['1h', 3_600_000],
+  ])('%s is %i ms', (text, ms) => {
+    expect(parseDuration(text, '--max-age')).toBe(ms);
+  });
+
+  it.each(['', 'abc', '-1s', '2 days', '1e3', '25h'])('refuses %j', (text) => {
+    expect(() => parseDuration(text, '--max-age')).toThrow(/--max-age/);
+  });
+
+  it('counts', () => {
+    expect(parseCount('4', '--batch-size', { min: 1 })).toBe(4);
+    expect(() => parseCount('0', '--batch-size', { min: 1 })).toThrow(/between 1/);
+    expect(() => parseCount('1.5', '--batch-size')).toThrow(/whole number/);
+  });
+});

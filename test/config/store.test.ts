@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ConfigStore, defaultConfigDir } from '../../src/config/store.js';
+import { tempDir } from '../helpers/cli.js';
+
+const mode = (target: string) => fs.statSync(target).mode & 0o777;
+
+describe('the config store', () => {
+  it('reads nothing and creates nothing before the first write', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    const store = new ConfigStore({ dir });
+    expect(store.read()).toEqual({});
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('writes the file 0600 in a 0700 directory', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    const store = new ConfigStore({ dir });
+    store.updateProfile('default', (profile) => ({ ...profile, org: 'org_demo' }));
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(store.path)).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({ profiles: { default: { org: 'org_demo' } } });
+    expect(store.permissions()).toMatchObject({ safe: true, fileMode: 0o600, dirMode: 0o700 });
+  });
+
+  it('repairs looser modes on read, with a warning', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
+    fs.chmodSync(store(dir).path, 0o644);
+    fs.chmodSync(dir, 0o755);
+    const warnings: string[] = [];
+    const reopened = new ConfigStore({ dir, onWarning: (message) => warnings.push(message) });
+    expect(reopened.permissions().safe).toBe(false);
+    expect(reopened.profile('default')).toEqual({ org: 'org_a' });
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(reopened.path)).toBe(0o600);
+    expect(warnings.join('\n')).toMatch(/readable by other users \(mode 0644\); changed it to 0600/);
+  });
+
+  it('keeps the mode 0600 when a write replaces a file that had another mode', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    const first = new ConfigStore({ dir });
+    first.updateProfile('a', () => ({ org: 'org_a' }));
+    fs.chmodSync(first.path, 0o666);
+    const second = new ConfigStore({ dir, onWarning: () => {} });
+    second.updateProfile('b', () => ({ org: 'org_b' }));
+    expect(mode(second.path)).toBe(0o600);
+    expect(second.profileNames()).toEqual(['a', 'b']);
+  });
+
+  it('refuses a corrupt file with its path and the fix, and leaves it alone', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{"profiles": {', { mode: 0o600 });
+    const corrupt = new ConfigStore({ dir });
+    expect(() => corrupt.read()).toThrow(ConfigError);
+    expect(() => corrupt.read()).toThrow(file);
+    expect(() => corrupt.updateProfile('default', () => ({ org: 'org_x' }))).toThrow(/not valid JSON/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"profiles": {');
+  });
+
+  it.each([['{"profiles": 5}'], ['{"profiles": {"default": "x"}}']])('refuses valid JSON of the wrong shape: %s', (text) => {
+    const dir = path.join(tempDir(), 'cfg');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'config.json'), text, { mode: 0o600 });
+    expect(() => new ConfigStore({ dir }).read()).toThrow(ConfigError);
+  });
+
+  it('removes a profile that becomes empty', () => {
+    const dir = path.join(tempDir(), 'cfg');
+    const s = new ConfigStore({ dir });
+    s.updateProfile('x', () => ({ org: 'org_x' }));
+    s.updateProfile('x', () => ({}));
+    expect(s.profileNames()).toEqual([]);
+  });
+
+  it('lives in the conventional place without MKT_CONFIG_DIR', () => {
+    expect(defaultConfigDir({ HOME: '/home/me' })).toBe(process.platform === 'linux' ? '/home/me/.config/mkt' : expect.any(String));
+    if (process.platform === 'linux') expect(defaultConfigDir({ HOME: '/home/me', XDG_CONFIG_HOME: '/x' })).toBe('/x/mkt');
+  });
+});
+
+function store(dir: string) {
+  return new ConfigStore({ dir });
+}

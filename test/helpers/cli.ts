@@ -1,0 +1,87 @@
+// Runs mkt in-process with injected deps: captured streams, a temp config dir, a controllable clock.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { sleep } from '../../src/api/request.js';
+import { ConfigStore } from '../../src/config/store.js';
+import type { Deps } from '../../src/cli/deps.js';
+import type { IO } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+
+export interface TestDepsOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  /** Answers for prompts, in order; a prompt with none left fails the test. */
+  prompts?: string[];
+  now?: () => number;
+  configDir?: string;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+  sleep?: Deps['sleep'];
+}
+
+export interface TestDeps {
+  deps: Deps;
+  stdout: () => string;
+  stderr: () => string;
+  configDir: string;
+  prompted: Array<{ question: string; mask: boolean }>;
+}
+
+export function tempDir(prefix = 'mkt-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
+  let out = '';
+  let err = '';
+  const prompts = [...(options.prompts ?? [])];
+  const prompted: TestDeps['prompted'] = [];
+  const io: IO = {
+    stdout: { write: (text) => void (out += text) },
+    stderr: { write: (text) => void (err += text) },
+    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    stdinIsTTY: options.stdinIsTTY ?? false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
+    columns: 100,
+    prompt: async (question, { mask }) => {
+      prompted.push({ question, mask });
+      const answer = prompts.shift();
+      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
+      return answer;
+    },
+  };
+  const configDir = options.configDir ?? path.join(tempDir(), 'config');
+  const env = { MKT_CONFIG_DIR: configDir, ...options.env };
+  const deps: Deps = {
+    io,
+    env,
+    now: options.now ?? Date.now,
+    config: new ConfigStore({ dir: configDir, onWarning: (message) => io.stderr.write(`warning: ${message}\n`) }),
+    dispatcher: options.dispatcher,
+    signal: options.signal ?? new AbortController().signal,
+    sleep: options.sleep ?? sleep,
+    random: Math.random,
+  };
+  return { deps, stdout: () => out, stderr: () => err, configDir, prompted };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  configDir: string;
+  deps: Deps;
+}
+
+export async function runCli(argv: string[], options: TestDepsOptions = {}): Promise<RunResult> {
+  const test = createTestDeps(options);
+  const code = await main(argv, test.deps);
+  return { code, stdout: test.stdout(), stderr: test.stderr(), configDir: test.configDir, deps: test.deps };
+}
