@@ -85,7 +85,7 @@ async function fetchBatch(http: HttpOptions, request: QuotesRequest, symbols: st
   } finally {
     budget.release();
   }
-  const rateLimit = readRateLimit(response.headers);
+  const rateLimit = readRateLimit(response.headers, (http.now ?? Date.now)());
   budget.update(rateLimit);
   if (response.status < 200 || response.status >= 300) {
     throw errorFromResponse(response, { organizationId: request.organizationId, maxWaitMs: http.maxWaitMs, now: http.now });
@@ -118,10 +118,13 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
       }
       return source;
     };
+    const bid = price('bid');
+    const ask = price('ask');
+    const mid = price('mid');
     const timestamp = record.timestamp;
     if (typeof timestamp !== 'string') throw fail(timestamp === undefined ? `${label} without a timestamp` : `${label} with a timestamp that is not a string`);
     if (!ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) throw fail(`${label} with a timestamp that is not ISO 8601 (${printable(timestamp)})`);
-    return { symbol, bid: price('bid'), ask: price('ask'), mid: price('mid'), timestamp };
+    return { symbol, bid, ask, mid, timestamp };
   });
 }
 

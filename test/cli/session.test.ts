@@ -1,0 +1,257 @@
+// What happens after login: status, logout, profiles, precedence, expiry and transparent renewal,
+// and mkt config. One sandbox with an injected clock shared with the CLI.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sandbox: TestSandbox;
+let configDir: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ tokenTtlSeconds: 600 });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  configDir = path.join(tempDir(), 'cfg');
+});
+
+const run = (argv: string[], options: TestDepsOptions = {}) =>
+  runCli(argv, { configDir, now: sandbox.clock.now, ...options, env: { MKT_BASE_URL: sandbox.url, ...options.env } });
+
+async function login(extra: string[] = []) {
+  const result = await run(['login', '--org', 'org_demo', ...extra], { env: { MKT_API_KEY: 'demo.demo-secret' } });
+  expect(result.code).toBe(0);
+}
+
+const configFile = () => path.join(configDir, 'config.json');
+
+describe('mkt status', () => {
+  it('says where each setting comes from, and exits 0 when usable', async () => {
+    await login();
+    const result = await run(['status']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Profile: +default {2}\(default\)$/m);
+    expect(result.stdout).toMatch(new RegExp(`^Base URL: +${sandbox.url.replace(/\./g, '\\.')} {2}\\(from MKT_BASE_URL\\)$`, 'm'));
+    expect(result.stdout).toMatch(/^Organization: +org_demo {2}\(from .*config\.json \(profile default\), from the stored token\)$/m);
+    expect(result.stdout).toMatch(/^ {2}Expires: +in 10m \(/m);
+    expect(result.stdout).toMatch(/mode 0600, directory 0700, private/);
+    expect(result.stdout).toContain('Credentials are usable.');
+  });
+
+  it('never prints the token, only a fingerprint', async () => {
+    await login();
+    const token = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token.access_token as string;
+    for (const args of [['status'], ['status', '--json']]) {
+      const result = await run(args);
+      expect(result.stdout + result.stderr).not.toContain(token);
+      expect(result.stdout).toMatch(/sha256:[0-9a-f]{12}/);
+    }
+  });
+
+  it('has a stable JSON schema', async () => {
+    await login();
+    const result = await run(['status', '--json', '--org', 'org_demo']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(Object.keys(report)).toEqual(['schema_version', 'usable', 'problems', 'profile', 'base_url', 'organization', 'token', 'config_file']);
+    expect(report).toMatchObject({
+      schema_version: 1, usable: true, problems: [],
+      profile: { value: 'default', kind: 'default' },
+      base_url: { value: sandbox.url, kind: 'env', source: 'MKT_BASE_URL' },
+      organization: { value: 'org_demo', kind: 'flag', source: '--org' },
+      token: { present: true, kind: 'config', obtained_via: 'cli-login', type: 'Bearer', scope: 'market.read', expires_in_seconds: 600, expired: false },
+      config_file: { path: configFile(), exists: true, mode: '0600', dir_mode: '0700', safe: true },
+    });
+  });
+
+  it('exits 4 without credentials and says why', async () => {
+    const result = await run(['status']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('Problem: not logged in');
+    expect(result.stdout).toContain('(not created yet)');
+  });
+
+  it('reports an expired token as "expired … ago" and exits 4', async () => {
+    await login();
+    const result = await run(['status', '--json'], { now: () => sandbox.clock.now() + 3 * 3_600_000 });
+    expect(result.code).toBe(4);
+    const report = JSON.parse(result.stdout);
+    expect(report.token.expired).toBe(true);
+    expect(report.problems.join()).toMatch(/the stored token expired 2h 50m ago/);
+    const text = await run(['status'], { now: () => sandbox.clock.now() + 3 * 3_600_000 });
+    expect(text.stdout).toMatch(/Expires: +expired 2h 50m ago/);
+  });
+
+  it('flags a config file readable by others (and repairs it)', async () => {
+    await login();
+    fs.chmodSync(configFile(), 0o644);
+    const result = await run(['status', '--json']);
+    expect(result.stderr).toMatch(/warning: .*config\.json was readable by other users \(mode 0644\); changed it to 0600/);
+    expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it('accepts MKT_TOKEN with MKT_ORG and no stored token', async () => {
+    const result = await run(['status', '--json'], { env: { MKT_TOKEN: 'abc', MKT_ORG: 'org_demo' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).token).toMatchObject({ kind: 'env', source: 'MKT_TOKEN', obtained_via: 'environment' });
+  });
+});
+
+describe('mkt logout', () => {
+  it('removes the token, keeps the settings, and says there is no revocation', async () => {
+    await login();
+    expect((await run(['config', 'set', 'format', 'json'])).code).toBe(0);
+    const result = await run(['logout']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Removed the stored token of profile default\. The service defines no revocation: the token stays valid for 10m more, until it expires\./);
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
+    expect(profile).toEqual({ format: 'json' });
+    expect((await run(['status'])).code).toBe(4);
+  });
+
+  it('--all removes every profile\'s token', async () => {
+    await login();
+    await login(['--profile', 'ci']);
+    const result = await run(['logout', '--all']);
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/Removed the stored token/g)).toHaveLength(2);
+    expect(fs.readFileSync(configFile(), 'utf8')).not.toContain('access_token');
+  });
+
+  it('says so when there is nothing to remove', async () => {
+    const result = await run(['logout', '--profile', 'nobody']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('No stored token for profile nobody.\n');
+  });
+
+  it('refuses --all with --profile', async () => {
+    expect((await run(['logout', '--all', '--profile', 'x'])).code).toBe(2);
+  });
+});
+
+describe('profiles and precedence', () => {
+  it('keeps profiles apart', async () => {
+    await login(['--profile', 'ci']);
+    expect((await run(['quotes', 'EURUSD'])).code).toBe(4);
+    expect((await run(['quotes', 'EURUSD', '--profile', 'ci'])).code).toBe(0);
+    expect((await run(['quotes', 'EURUSD'], { env: { MKT_PROFILE: 'ci' } })).code).toBe(0);
+  });
+
+  it('flag > environment > profile > default, for every setting', async () => {
+    expect((await run(['config', 'set', 'org', 'org_fromconfig'])).code).toBe(0);
+    const org = async (args: string[], env: Record<string, string> = {}) => JSON.parse((await run(['status', '--json', ...args], { env })).stdout).organization;
+    expect(await org([])).toMatchObject({ value: 'org_fromconfig', kind: 'config' });
+    expect(await org([], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromenv', kind: 'env', source: 'MKT_ORG' });
+    expect(await org(['--org', 'org_fromflag'], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromflag', kind: 'flag', source: '--org' });
+    const profile = JSON.parse((await run(['status', '--json'], { env: { MKT_PROFILE: 'other' } })).stdout).profile;
+    expect(profile).toMatchObject({ value: 'other', kind: 'env', source: 'MKT_PROFILE' });
+  });
+
+  it('never sends a stored token to another service', async () => {
+    await login();
+    const other = await startTestSandbox();
+    try {
+      const result = await run(['quotes', 'EURUSD', '--base-url', other.url]);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`the stored token was issued by ${sandbox.url}, not ${other.url}`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('rejects a bad profile name', async () => {
+    const result = await run(['status', '--profile', '../../etc']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('invalid profile name');
+  });
+});
+
+describe('expiry and transparent renewal', () => {
+  it('an expired token is exit 4 with the next step', async () => {
+    await login();
+    const later = () => sandbox.clock.now() + 601_000;
+    const result = await run(['quotes', 'EURUSD'], { now: later });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/error: the stored token expired 1s ago \(profile default\)/);
+    expect(result.stderr).toMatch(/hint: run `mkt login`/);
+  });
+
+  it('the service\'s own 401 for a token it has expired is exit 4', async () => {
+    await login();
+    // The CLI's clock thinks the token is fresh; the service's does not.
+    sandbox.clock.advance(601_000);
+    const result = await run(['quotes', 'EURUSD'], { now: () => sandbox.clock.now() - 601_000 });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('401');
+  });
+
+  it('with MKT_CLIENT_ID and MKT_CLIENT_SECRET, renews an expiring client-credentials token by itself', async () => {
+    const creds = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' };
+    expect((await run(['token'], { env: creds })).code).toBe(0);
+    const first = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token;
+    sandbox.clock.advance(550_000); // 50 s left: inside the 60 s renewal window
+    const result = await run(['quotes', 'EURUSD', '--json'], { env: creds });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).data[0].symbol).toBe('EURUSD');
+    const second = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token;
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(Date.parse(second.expires_at)).toBe(sandbox.clock.now() + 600_000);
+  });
+
+  it('mints a token when there is none and client credentials are set', async () => {
+    const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token.source).toBe('client-credentials');
+  });
+
+  it('uses a still-valid token without renewing it', async () => {
+    await login();
+    const before = fs.readFileSync(configFile(), 'utf8');
+    const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' } });
+    expect(result.code).toBe(0);
+    expect(fs.readFileSync(configFile(), 'utf8')).toBe(before);
+  });
+});
+
+describe('mkt config', () => {
+  it('sets, gets, lists and unsets, per profile', async () => {
+    expect((await run(['config', 'set', 'base-url', 'https://api.example.com/'])).stderr).toBe('Set base-url to https://api.example.com (profile default).\n');
+    expect((await run(['config', 'set', 'org', 'org_x', '--profile', 'ci'])).code).toBe(0);
+    expect((await run(['config', 'get', 'base-url'])).stdout).toBe('https://api.example.com\n');
+    expect((await run(['config', 'get', 'org'])).stdout).toBe('');
+    expect((await run(['config', 'list', '--all'])).stdout).toBe('ci.org=org_x\ndefault.base-url=https://api.example.com\n');
+    expect((await run(['config', 'unset', 'base-url'])).code).toBe(0);
+    expect((await run(['config', 'list'])).stdout).toBe('');
+    expect((await run(['config', 'path'])).stdout).toBe(`${configFile()}\n`);
+  });
+
+  it.each([
+    [['config', 'set', 'org', 'acme'], /not of the form org_<id>/],
+    [['config', 'set', 'format', 'xml'], /format must be one of table, tsv, json, ndjson, csv/],
+    [['config', 'set', 'base-url', 'ftp://x'], /must use http:\/\/ or https:\/\//],
+    [['config', 'set', 'base-url', 'http://example.com'], /refusing to send credentials over plain http/],
+    [['config', 'set', 'color', 'on'], /unknown config key "color"/],
+    [['config', 'get'], /missing required argument/],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(fs.existsSync(configFile())).toBe(false);
+  });
+});
+
+describe('a corrupt config file', () => {
+  it('is reported with its path and the fix, never a stack trace, and left alone', async () => {
+    fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(), '{"profiles": {"default": {', { mode: 0o600 });
+    for (const args of [['status'], ['quotes', 'EURUSD'], ['login', '--org', 'org_demo'], ['config', 'set', 'org', 'org_a']]) {
+      const result = await run(args, { env: { MKT_API_KEY: 'demo.demo-secret' } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`the config file ${configFile()} is not valid JSON`);
+      expect(result.stderr).toContain(`mv ${configFile()} ${configFile()}.bak`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(fs.readFileSync(configFile(), 'utf8')).toBe('{"profiles": {"default": {');
+  });
+});

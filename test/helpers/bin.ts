@@ -1,0 +1,80 @@
+// Runs the built bin/mkt.js as a child process (npm test builds dist/ first), with a minimal
+// environment so nothing of the developer's own MKT_* settings leaks in.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
+export const ROOT = path.dirname(path.dirname(BIN));
+
+export interface BinResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+export function runBin(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<BinResult> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  return collect(child, started, options.input, options.timeoutMs ?? 20_000);
+}
+
+export function collect(child: ChildProcess, started: number, input: string | undefined, timeoutMs: number): Promise<BinResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin?.end(input ?? '');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mkt did not finish within ${timeoutMs} ms; stderr so far: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+export interface SandboxProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the sandbox wrote to stdout so far. */
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** `mkt sandbox --port 0 ...` as a real process; resolves once the first line (the URL) is out. */
+export function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the sandbox did not start within 10 s')), 10_000);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve({
+        url: line.trim(),
+        child,
+        output: () => output,
+        stop: (signal = 'SIGTERM') => new Promise((done) => {
+          if (child.exitCode !== null) return done(child.exitCode);
+          child.once('exit', (code) => done(code));
+          child.kill(signal);
+        }),
+      });
+    });
+  });
+}
