@@ -96,25 +96,27 @@ export interface Credentials {
 export async function requireCredentials(deps: Deps, flags: TargetFlags, http: HttpOptions): Promise<Credentials> {
   const settings = resolveSettings(deps, flags);
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
-  const organizationId = settings.org.value;
-  if (!organizationId) throw new UsageError('no organization set for this request', ORG_HINT);
+  const requireOrg = () => {
+    if (!settings.org.value) throw new UsageError('no organization set for this request', ORG_HINT);
+    return settings.org.value;
+  };
   const token = settings.token;
-  if (token.kind === 'env' && token.value) return { baseUrl, organizationId, accessToken: token.value.access_token, settings };
+  if (token.kind === 'env' && token.value) return { baseUrl, organizationId: requireOrg(), accessToken: token.value.access_token, settings };
 
   const profile = settings.profile.value;
   const problem = tokenProblem(token.value, baseUrl, deps.now());
-  if (problem === undefined) return { baseUrl, organizationId, accessToken: token.value!.access_token, settings };
+  if (problem === undefined) return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
 
   const clientId = deps.env.MKT_CLIENT_ID;
   const clientSecret = deps.env.MKT_CLIENT_SECRET;
-  const renewable = problem.kind === 'missing' || problem.kind === 'expiring' || problem.kind === 'expired';
-  if (clientId && clientSecret && renewable) {
+  if (clientId && clientSecret && problem.kind !== 'other-service') {
+    const organizationId = requireOrg();
     http.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
     const fresh = await clientCredentials(http, baseUrl, clientId, clientSecret);
     saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
     return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
   }
-  if (problem.kind === 'expiring') return { baseUrl, organizationId, accessToken: token.value!.access_token, settings };
+  if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
   throw new CredentialsError(`${problem.message} (profile ${profile})`,
     problem.kind === 'other-service'
       ? `run \`mkt login --base-url ${baseUrl}\`, or use the profile that holds that service's token (--profile)`
