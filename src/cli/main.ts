@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { createProcessDeps, type Deps } from './deps.js';
 import { errorCodeFor, exitCodeFor, ExitCode, statusFor } from './exit-codes.js';
+import { stripControl } from '../render/text.js';
 import { isDebug } from './io.js';
 import { createProgram, type RunState } from './program.js';
 
@@ -37,6 +38,9 @@ function reportError(error: unknown, deps: Deps, json: boolean): number {
   if (error instanceof CommanderError) hint = 'run `mkt --help` (or `mkt <command> --help`) for usage';
   if (!known) hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';
   if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted';
+  // Messages can quote the service; nothing it sends may drive the terminal.
+  message = stripControl(message);
+  hint = hint === undefined ? undefined : stripControl(hint);
 
   if (json) {
     deps.io.stderr.write(`${JSON.stringify({

@@ -255,3 +255,17 @@ describe('quotes against a scripted server', () => {
     expect(server!.requests[0]!.url).toBe('/v1/market/quotes?symbols=EURUSD&venue=EBS');
   });
 });
+
+describe('service text in error messages', () => {
+  it('cannot drive the terminal', async () => {
+    const server = await startScriptedServer(reply(403, '{"error":{"code":"FORBIDDEN","message":"no \\u001b]0;owned\\u0007access\\u001b[2J"}}'));
+    try {
+      const result = await runCli(['quotes', 'EURUSD'], { env: auth(server.url) });
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain('no ]0;ownedaccess[2J');
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    } finally {
+      await server.close();
+    }
+  });
+});
