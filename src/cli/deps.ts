@@ -3,7 +3,7 @@
 // dispatcher, and the interrupt signal. Only createProcessDeps reads process.*.
 import type { Dispatcher } from 'undici';
 import { sleep } from '../api/request.js';
-import { ConfigStore, defaultConfigDir } from '../config/store.js';
+import type { ConfigStore } from '../config/store.js';
 import type { Env, IO } from './io.js';
 
 export interface Deps {
@@ -21,20 +21,13 @@ export interface Deps {
   random: () => number;
 }
 
-export function createConfigStore(env: Env, io: IO): ConfigStore {
-  return new ConfigStore({
-    dir: env.MKT_CONFIG_DIR || defaultConfigDir(env),
-    onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
-  });
-}
-
 export interface ProcessDeps extends Deps {
   /** Removes the signal handlers; main calls it when the command is done. */
   dispose(): void;
 }
 
 /** The real process: stdio, process.env, the system clock, SIGINT/SIGTERM. */
-export function createProcessDeps(): ProcessDeps {
+export async function createProcessDeps(): Promise<ProcessDeps> {
   const controller = new AbortController();
   const io: IO = {
     stdout: { write: (text) => void process.stdout.write(text) },
@@ -69,11 +62,16 @@ export function createProcessDeps(): ProcessDeps {
     process.off('SIGTERM', onSignal);
   };
   const env = process.env;
+  const { ConfigStore, defaultConfigDir } = await import('../config/store.js');
+  const config = new ConfigStore({
+    dir: env.MKT_CONFIG_DIR || defaultConfigDir(env),
+    onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+  });
   return {
     io,
     env,
     now: () => Date.now(),
-    config: createConfigStore(env, io),
+    config,
     signal: controller.signal,
     sleep,
     random: Math.random,

@@ -1,9 +1,8 @@
 // The one exit-code contract, for every command (README "Exit codes", `mkt help exit-codes`).
-import { CommanderError } from 'commander';
 import {
   AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, RateLimitError, ServerError,
 } from '../api/errors.js';
-import { ConfigError } from '../config/store.js';
+import { ConfigError } from '../config/errors.js';
 import { InterruptSignal } from './deps.js';
 import { CredentialsError, IncompleteError, UsageError } from './errors.js';
 
@@ -33,7 +32,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof AbortError || error instanceof InterruptSignal) return ExitCode.INTERRUPTED;
-  if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+  if (isCommanderError(error)) return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidRequestError) return ExitCode.USAGE;
   if (error instanceof IncompleteError) return ExitCode.INCOMPLETE;
   if (error instanceof CredentialsError || error instanceof AuthError) return ExitCode.NOT_AUTHENTICATED;
@@ -45,7 +44,7 @@ export function exitCodeFor(error: unknown): number {
 
 /** The stable error code written in --json error objects. */
 export function errorCodeFor(error: unknown): string {
-  if (error instanceof CommanderError) return 'USAGE';
+  if (isCommanderError(error)) return 'USAGE';
   if (error instanceof InterruptSignal) return 'INTERRUPTED';
   if (error instanceof MktError || error instanceof UsageError || error instanceof CredentialsError
     || error instanceof IncompleteError || error instanceof ConfigError) return error.code;
@@ -54,4 +53,13 @@ export function errorCodeFor(error: unknown): string {
 
 export function statusFor(error: unknown): number | null {
   return error instanceof ApiError ? error.status : null;
+}
+
+/**
+ * commander's parse errors (unknown option, missing argument, --help). Recognised by shape rather
+ * than instanceof so that main does not load commander before it must.
+ */
+export function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  return error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number'
+    && String((error as { code?: unknown }).code).startsWith('commander.');
 }

@@ -1,20 +1,28 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
-import { CommanderError } from 'commander';
-import { createProcessDeps, type Deps } from './deps.js';
-import { errorCodeFor, exitCodeFor, ExitCode, statusFor } from './exit-codes.js';
+// Startup is paid on every run (docs/benchmarks.md): this module stays small, and the program,
+// commander and the config store load only once a command needs them.
 import { stripControl } from '../render/text.js';
+import { createProcessDeps, type Deps } from './deps.js';
+import { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } from './exit-codes.js';
 import { isDebug } from './io.js';
-import { createProgram, type RunState } from './program.js';
+import type { RunState } from './program.js';
+import { VERSION } from './version.js';
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
-  const own = deps === undefined ? createProcessDeps() : undefined;
-  const d = deps ?? own!;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
+    return ExitCode.OK;
+  }
   const state: RunState = { exitCode: ExitCode.OK, cleanups: [] };
+  let own: Awaited<ReturnType<typeof createProcessDeps>> | undefined;
+  let d = deps;
   try {
+    if (d === undefined) d = own = await createProcessDeps();
+    const { createProgram } = await import('./program.js');
     await createProgram(d, state).parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError && error.exitCode === 0) return ExitCode.OK; // --help, --version
+    if (isCommanderError(error) && error.exitCode === 0) return ExitCode.OK; // --help
     return reportError(error, d, wantsJson(argv));
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
@@ -28,14 +36,16 @@ function wantsJson(argv: string[]): boolean {
   return args.some((arg, i) => arg === '--json' || arg === '--format=json' || (arg === '--format' && args[i + 1] === 'json'));
 }
 
-function reportError(error: unknown, deps: Deps, json: boolean): number {
+function reportError(error: unknown, deps: Deps | undefined, json: boolean): number {
+  const stderr = deps?.io.stderr ?? process.stderr;
+  const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
   const known = error instanceof Error && errorCodeFor(error) !== 'INTERNAL';
   let message = error instanceof Error ? error.message : String(error);
-  if (error instanceof CommanderError) message = message.replace(/^error: /, '');
+  if (isCommanderError(error)) message = message.replace(/^error: /, '');
   if (!known) message = `internal error: ${message}`;
   let hint = (error as { hint?: string }).hint;
-  if (error instanceof CommanderError) hint = 'run `mkt --help` (or `mkt <command> --help`) for usage';
+  if (isCommanderError(error)) hint = 'run `mkt --help` (or `mkt <command> --help`) for usage';
   if (!known) hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';
   if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted';
   // Messages can quote the service; nothing it sends may drive the terminal.
@@ -43,13 +53,13 @@ function reportError(error: unknown, deps: Deps, json: boolean): number {
   hint = hint === undefined ? undefined : stripControl(hint);
 
   if (json) {
-    deps.io.stderr.write(`${JSON.stringify({
+    stderr.write(`${JSON.stringify({
       error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null },
     })}\n`);
   } else {
-    deps.io.stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+    stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
   }
-  if (isDebug(deps.env) && error instanceof Error) deps.io.stderr.write(`${describeStack(error)}\n`);
+  if (isDebug(env) && error instanceof Error) stderr.write(`${describeStack(error)}\n`);
   return exitCode;
 }
 

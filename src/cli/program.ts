@@ -2,6 +2,7 @@
 // state between runs (tests build many).
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
+import { VERSION } from './version.js';
 import { registerConfig } from './commands/config.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerHelp } from './commands/help.js';
@@ -11,8 +12,6 @@ import { registerQuotes } from './commands/quotes.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { registerToken } from './commands/token.js';
-
-declare const MKT_VERSION: string;
 
 export interface RunState {
   /** What main returns when the command finishes without throwing. */
@@ -24,7 +23,7 @@ export interface RunState {
 export function createProgram(deps: Deps, state: RunState): Command {
   const program = new Command('mkt')
     .description('Market Data Service from the command line: log in, get exact quotes, run a local sandbox.')
-    .version(typeof MKT_VERSION === 'string' ? MKT_VERSION : '0.0.0-dev', '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)')
     .showSuggestionAfterError(true)

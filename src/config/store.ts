@@ -4,6 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
+import { ConfigError } from './errors.js';
+
+export { ConfigError };
 
 export type TokenSource = 'cli-login' | 'client-credentials';
 
@@ -29,17 +32,6 @@ export interface ProfileRecord {
 
 export interface ConfigData {
   profiles?: Record<string, ProfileRecord>;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  code = 'CONFIG';
-  hint: string | undefined;
-
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
-  }
 }
 
 export interface ConfigStoreOptions {
