@@ -25,8 +25,17 @@ function answerInternal(ctx: SandboxContext, res: ServerResponse, requestId: str
   sendError(res, requestId, 'INTERNAL', 'internal error', { close: true });
 }
 
+/** RFC 9112 §3.2.2: servers accept the absolute form (`GET http://host/path`) too; keep its path. */
+function originForm(url: string): string {
+  if (url.charCodeAt(0) === 0x2f) return url;
+  const origin = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (origin === null) return url;
+  const rest = url.slice(origin[0].length);
+  return rest === '' || rest.charCodeAt(0) === 0x3f ? `/${rest}` : rest;
+}
+
 function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, requestId: string): void {
-  const url = req.url ?? '/';
+  const url = originForm(req.url ?? '/');
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   if (mark >= 0 && url.length - mark - 1 > MAX_QUERY_BYTES) {

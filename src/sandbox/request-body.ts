@@ -19,7 +19,6 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onClose);
-      // Keep a no-op error listener: a reset after we are done must not become an uncaught error.
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
@@ -29,6 +28,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     };
     const onEnd = () => finish({ kind: 'ok', body: Buffer.concat(chunks, size) });
     const onClose = () => finish({ kind: 'aborted' });
+    // Stays attached after finish: a reset after we are done must not become an uncaught error.
     req.on('error', () => finish({ kind: 'aborted' }));
     req.on('data', onData);
     req.on('end', onEnd);

@@ -33,6 +33,7 @@ export interface Sandbox {
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 const MAX_HEADER_BYTES = 16 * 1024;
+const LINGER_MS = 2_000;
 
 function timeout(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -53,6 +54,8 @@ function clientErrorCode(code: string | undefined): [ErrorCode, string] {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADERS_TIMEOUT':
       return ['REQUEST_TIMEOUT', 'the request was not received in time'];
+    case 'HPE_INVALID_EOF_STATE':
+      return ['INVALID_REQUEST', 'malformed HTTP request: the connection ended in the middle of the request'];
     case 'HPE_INVALID_METHOD':
       return ['INVALID_REQUEST', 'malformed HTTP request: unknown method'];
     case 'HPE_INVALID_HEADER_TOKEN':
@@ -91,15 +94,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     createRequestListener(ctx),
   );
 
+  const answered = new WeakSet<Duplex>();
+  const lingering = new Set<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Nothing can be answered on a dead socket, or after a response has begun on this connection.
+    // Node reports every later chunk of a connection it can no longer parse; one answer is enough.
+    if (answered.has(socket)) return;
+    // Nothing can be answered on a dead socket, or while an earlier response is still being written.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    if (error.code === 'ECONNRESET' || !socket.writable || (inFlight?.headersSent === true && !inFlight.writableFinished)) {
       socket.destroy();
       return;
     }
+    answered.add(socket);
     const [code, message] = clientErrorCode(error.code);
     socket.end(rawErrorResponse(code, message, ctx.nextRequestId()));
+    // Close gently: destroying the socket while the client is still sending makes the kernel answer
+    // with a reset, which can discard the response before the client reads it. Give it a moment.
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    linger.unref();
+    lingering.add(socket);
+    socket.once('close', () => {
+      clearTimeout(linger);
+      lingering.delete(socket);
+    });
   });
   // Node answers an unknown Expect with a bare 417; give it the envelope.
   server.on('checkExpectation', (_req, res: ServerResponse) => {
@@ -134,6 +151,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections would otherwise hold close() open until they idle out.
         server.closeAllConnections();
+        for (const socket of lingering) socket.destroy();
       });
       return closing;
     },

@@ -1,0 +1,73 @@
+// `mkt sandbox` in-process through main: the first line, the credentials, clean stop on the
+// interrupt signal, and flag errors as usage errors (exit 2) without a stack trace.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createTestDeps, runCli } from '../helpers/cli.js';
+import { getQuotes, getToken } from '../helpers/sandbox.js';
+
+const blockers: net.Server[] = [];
+afterEach(async () => {
+  await Promise.all(blockers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('mkt sandbox', () => {
+  it('prints the base URL first, then the demo credentials and commands, serves, and stops on the signal with exit 0', async () => {
+    const controller = new AbortController();
+    const test = createTestDeps({ signal: controller.signal });
+    const running = main(['sandbox', '--port', '0', '--seed', '9', '--per-minute', '5'], test.deps);
+    await waitFor(() => test.stdout().includes('mkt quotes EURUSD AAPL'));
+    const lines = test.stdout().split('\n');
+    expect(lines[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const url = lines[0]!;
+    expect(test.stdout()).toContain(`export MKT_BASE_URL=${url}\n`);
+    expect(test.stdout()).toContain('MKT_API_KEY=demo.demo-secret mkt login --org org_demo');
+    expect(test.stdout()).toContain('demo-secret');
+    const response = await getQuotes(url, await getToken(url), 'symbols=EURUSD');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-limit')).toBe('5');
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(`${url}/v1/market/quotes`)).rejects.toThrow();
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port must be an integer from 0 to 65535, got "abc"/],
+    [['--port', '70000'], /--port must be/],
+    [['--port', '1.5'], /--port must be/],
+    [['--per-minute', '-1'], /--per-minute must be an integer of at least 1/],
+    [['--per-hour', '0'], /--per-hour must be/],
+    [['--per-day', '1e3'], /--per-day must be/],
+    [['--token-ttl', '0'], /--token-ttl must be/],
+    [['--max-symbols', 'many'], /--max-symbols must be/],
+    [['--seed', '1.5'], /--seed must be/],
+    [['--synthetic', '100000'], /--synthetic must be an integer from 0 to 99999/],
+    [['--host', ' '], /--host must not be empty/],
+    [['--clients', '/nonexistent/clients.json'], /cannot read clients file \/nonexistent\/clients\.json/],
+  ])('refuses %j as a usage error (exit 2)', async (flags, pattern) => {
+    const result = await runCli(['sandbox', '--port', '0', ...flags]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(pattern);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('turns a taken port into a usage error that suggests --port 0', async () => {
+    const blocker = net.createServer();
+    blockers.push(blocker);
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const result = await runCli(['sandbox', '--port', String(port)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(result.stderr).toContain('--port 0');
+  });
+});
