@@ -1,6 +1,6 @@
 // Secrets never reach debug output: these names are redacted in headers, JSON bodies and form bodies.
-const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api_key', 'client_secret',
-  'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);
+const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey',
+  'api_key', 'client_secret', 'client_assertion', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);
 
 export const REDACTED = '[redacted]';
 

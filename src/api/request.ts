@@ -2,7 +2,10 @@
 // covers connect, headers and body; a cap on the response size; retries that honour Retry-After
 // under a total waiting budget; redacted debug lines. Why not undici's RetryHandler: it resumes a
 // body cut off mid-way with Range requests (a JSON API answers those with the whole body or not at
-// all), reads Retry-After against the wall clock, and has no total budget (docs/networking.md).
+// all), clamps a long Retry-After to its maxTimeout and retries early instead of failing at once,
+// reads Retry-After against the wall clock, has no total budget, waits on a timer no signal can
+// cancel, and hides the attempts inside one dispatch, so a deadline and a size cap could only cover
+// all attempts together, never each one (docs/networking.md).
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { redactBody, redactHeaders } from './redact.js';
@@ -95,18 +98,15 @@ export async function sendRequest(options: HttpOptions, request: HttpRequest): P
       if (!(error instanceof NetworkError) || error instanceof TimeoutError) throw error;
       outcome = error;
     }
-    const retryable = outcome instanceof NetworkError
-      ? RETRY_CODES_UNSENT.has(outcome.code) || (request.idempotent && RETRY_CODES_ANY.has(outcome.code))
-      : request.idempotent && RETRY_STATUSES.has(outcome.status);
-    if (!retryable) return finish(outcome);
+    if (!isRetryable(outcome, request.idempotent)) return finish(outcome, attempt);
 
     const retryAfterMs = outcome instanceof NetworkError ? undefined : parseRetryAfter(outcome.headers['retry-after'], now());
-    if (attempt > retries) return finish(outcome, retryAfterMs);
+    if (attempt > retries) return finish(outcome, attempt, retryAfterMs);
     const backoff = Math.round(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
     const waitMs = retryAfterMs ?? backoff;
-    if (waited + waitMs > maxWaitMs) return finish(outcome, retryAfterMs, true);
+    if (waited + waitMs > maxWaitMs) return finish(outcome, attempt, retryAfterMs, true);
 
-    const reason = outcome instanceof NetworkError ? outcome.message : describeStatus(outcome.status);
+    const reason = outcome instanceof NetworkError ? shortReason(outcome.code) : describeStatus(outcome.status);
     options.onRetry?.({ attempt: attempt + 1, retries, waitMs, reason, status: outcome instanceof NetworkError ? undefined : outcome.status });
     options.onDebug?.(`* waiting ${waitMs} ms before attempt ${attempt + 1} (${reason})`);
     try {
@@ -118,9 +118,30 @@ export async function sendRequest(options: HttpOptions, request: HttpRequest): P
   }
 }
 
-function finish(outcome: HttpResponse | NetworkError, retryAfterMs?: number, gaveUpOnBudget = false): HttpResponse {
-  if (outcome instanceof NetworkError) throw outcome;
+/**
+ * Retry policy. GET: 429, 502, 503, 504 and connection failures. Anything else (the auth POSTs):
+ * only failures where nothing reached the server, because a token request that did arrive may have
+ * been honoured, and a service that answers 5xx or 429 to it has answered.
+ */
+export function isRetryable(outcome: { status: number } | { code: string }, idempotent: boolean): boolean {
+  if ('code' in outcome) return RETRY_CODES_UNSENT.has(outcome.code) || (idempotent && RETRY_CODES_ANY.has(outcome.code));
+  return idempotent && RETRY_STATUSES.has(outcome.status);
+}
+
+function finish(outcome: HttpResponse | NetworkError, attempts: number, retryAfterMs?: number, gaveUpOnBudget = false): HttpResponse {
+  if (outcome instanceof NetworkError) {
+    if (attempts === 1) throw outcome;
+    // Same class, code, hint and cause; the message says that retrying did not help.
+    throw new NetworkError(`${outcome.message}, after ${attempts} attempts`, {
+      code: outcome.code, method: outcome.method, url: outcome.url, hint: outcome.hint, cause: outcome.cause,
+    });
+  }
   return { ...outcome, retryAfterMs, gaveUpOnBudget };
+}
+
+function shortReason(code: string): string {
+  if (RETRY_CODES_UNSENT.has(code)) return code === 'ECONNREFUSED' ? 'connection refused' : 'temporary DNS failure';
+  return 'connection reset';
 }
 
 async function attemptOnce(
@@ -131,6 +152,8 @@ async function attemptOnce(
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const debug = options.onDebug;
+  const parent = options.signal;
+  if (parent?.aborted) throw new AbortError();
   const started = performance.now();
   const controller = new AbortController();
   let timedOut = false;
@@ -138,9 +161,7 @@ async function attemptOnce(
     timedOut = true;
     controller.abort();
   }, timeoutMs);
-  const parent = options.signal;
   const onParentAbort = () => controller.abort();
-  if (parent?.aborted) throw new AbortError();
   parent?.addEventListener('abort', onParentAbort, { once: true });
 
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
@@ -178,7 +199,7 @@ async function attemptOnce(
     }
     const text = Buffer.concat(chunks, size).toString('utf8');
     if (debug) {
-      debug(`< ${response.statusCode} ${describeStatus(response.statusCode)} in ${Math.round(performance.now() - started)} ms, ${size} bytes`);
+      debug(`< ${statusLine(response.statusCode)} in ${Math.round(performance.now() - started)} ms, ${size} bytes`);
       for (const [name, value] of Object.entries(responseHeaders)) {
         if (/^(x-)?ratelimit-|^retry-after$|^x-request-id$|^content-type$|^location$/.test(name)) debug(`< ${name}: ${value}`);
       }
@@ -224,7 +245,8 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
   const init = (message: string, hint: string) => new NetworkError(message, { code, method, url: url.href, cause: error, hint });
   switch (code) {
     case 'ECONNREFUSED':
-      return init(`connection refused by ${url.host} (${where})`, 'check the base URL and that the service (or `mkt sandbox`) is running');
+      return init(`connection refused by ${url.host} (${where})`,
+        'check the base URL and that the service (or `mkt sandbox`) is running, and HTTPS_PROXY/HTTP_PROXY if you use a proxy');
     case 'ENOTFOUND':
       return init(`cannot resolve ${url.hostname} (${where})`, 'check the base URL, your DNS, and HTTPS_PROXY/NO_PROXY');
     case 'EAI_AGAIN':
@@ -241,8 +263,8 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'UNABLE_TO_GET_ISSUER_CERT':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return init(`certificate signed by an unknown authority (${where})`,
-        'set MKT_CA_FILE (or --ca-file, or NODE_EXTRA_CA_CERTS) to your CA bundle');
+      return init(`certificate signed by an unknown authority: set MKT_CA_FILE to your CA bundle (${where})`,
+        `or pass --ca-file FILE, or set NODE_EXTRA_CA_CERTS; the file must hold the CA (PEM) that issued ${url.hostname}'s certificate`);
     case 'CERT_HAS_EXPIRED':
       return init(`the server's certificate has expired (${where})`, 'the server must renew its certificate; check the system clock too');
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
@@ -252,6 +274,14 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
       return init(`TLS handshake with ${url.host} failed (${where})`, 'check the scheme: http:// or https://');
     default: {
       const message = error instanceof Error ? error.message : String(error);
+      // undici's ProxyAgent reports a proxy's refusal only in words.
+      const proxyStatus = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(message);
+      if (proxyStatus) {
+        const status = proxyStatus[1] ?? proxyStatus[2];
+        return init(`the proxy refused to connect to ${url.host} (status ${status}; ${where})`, status === '407'
+          ? 'the proxy wants credentials: put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
+          : 'check HTTPS_PROXY/HTTP_PROXY, and NO_PROXY for hosts the proxy must not handle');
+      }
       return init(`request failed: ${message} (${where})`, 'check the base URL and your network, then try again');
     }
   }
@@ -278,19 +308,28 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form starts with a day name; Date.parse would also take "1.5" or "-1" as dates.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  200: 'OK', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 307: 'Temporary Redirect',
+  308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   413: 'Content Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
   502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
+/** For messages: `rate limited`, `503 Service Unavailable`. */
 export function describeStatus(status: number): string {
-  return status === 429 ? 'rate limited' : `${status} ${STATUS_TEXT[status] ?? 'status'}`.trim();
+  return status === 429 ? 'rate limited' : statusLine(status);
+}
+
+/** For debug lines: `200 OK`, `429 Too Many Requests`, `418`. */
+function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? ''}`.trim();
 }
 
 export function formatMs(ms: number): string {

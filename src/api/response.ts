@@ -84,8 +84,13 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext 
     default: {
       const Class = status >= 500 ? ServerError : ApiError;
       const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
-      return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}`,
-        hint: status >= 500 ? 'the service is having trouble; try again later' : status === 404 ? 'check the base URL' : undefined });
+      let hint = status >= 500 ? 'the service is having trouble; try again later' : status === 404 ? 'check the base URL' : undefined;
+      let asked = '';
+      if (status >= 500 && response.retryAfterMs !== undefined) {
+        hint = `the service is having trouble; try again after ${tryAgainAt(response.retryAfterMs, context)}`;
+        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatMs(context.maxWaitMs)}`;
+      }
+      return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint });
     }
   }
 }
@@ -96,16 +101,24 @@ function rateLimited(
   const wait = response.retryAfterMs;
   const attempts = `${response.attempts} attempt${response.attempts === 1 ? '' : 's'}`;
   let message = `rate limited (429${codeText(parsed.code)}) after ${attempts}`;
-  let hint = 'wait a minute, or lower the request rate (fewer batches, a longer --interval)';
+  let hint = 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)';
   if (wait !== undefined) {
-    const at = new Date((context.now ?? Date.now)() + wait);
-    const when = `${at.toISOString().slice(11, 19)} UTC (in ${formatMs(Math.ceil(wait / 1000) * 1000)})`;
     if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) {
-      message += `; the service asks to wait ${formatMs(Math.ceil(wait / 1000) * 1000)}, longer than --max-wait ${formatMs(context.maxWaitMs)}`;
+      message += `; the service asks to wait ${roundUpSeconds(wait)}, longer than --max-wait ${formatMs(context.maxWaitMs)}`;
     }
-    hint = `try again after ${when}`;
+    hint = `try again after ${tryAgainAt(wait, context)}`;
   }
   return new RateLimitError({ ...init, code: parsed.code ?? 'RATE_LIMITED', message, hint });
+}
+
+/** `14:03:07 UTC (in 42s)` */
+function tryAgainAt(waitMs: number, context: ErrorContext): string {
+  const at = new Date((context.now ?? Date.now)() + waitMs);
+  return `${at.toISOString().slice(11, 19)} UTC (in ${roundUpSeconds(waitMs)})`;
+}
+
+function roundUpSeconds(ms: number): string {
+  return formatMs(Math.ceil(ms / 1000) * 1000);
 }
 
 function codeText(code: string | undefined): string {
@@ -146,14 +159,18 @@ export async function readJson(response: HttpResponse, what: string): Promise<un
 
 const hintForUnusable = 'the response may have been cut off or altered on the way; try again, and check the base URL';
 
-export function readRateLimit(headers: Record<string, string>): RateLimitInfo | undefined {
+/** Past this, a reset is a Unix time in seconds (as in GitHub's X-RateLimit-Reset), not seconds from now. */
+const EPOCH_SECONDS = 1_000_000_000;
+
+export function readRateLimit(headers: Record<string, string>, now: number = Date.now()): RateLimitInfo | undefined {
   const pick = (name: string) => {
     const value = headers[`ratelimit-${name}`] ?? headers[`x-ratelimit-${name}`];
-    if (value === undefined) return undefined;
-    const number = Number.parseInt(value, 10);
-    return Number.isFinite(number) ? number : undefined;
+    if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+    return Number(value);
   };
-  const info = { limit: pick('limit'), remaining: pick('remaining'), resetSeconds: pick('reset') };
+  let resetSeconds = pick('reset');
+  if (resetSeconds !== undefined && resetSeconds >= EPOCH_SECONDS) resetSeconds = Math.max(0, Math.ceil(resetSeconds - now / 1000));
+  const info = { limit: pick('limit'), remaining: pick('remaining'), resetSeconds };
   if (info.limit === undefined && info.remaining === undefined && info.resetSeconds === undefined) return undefined;
   return info;
 }

@@ -6,12 +6,11 @@ import type { Dispatcher } from 'undici';
 import { DEFAULTS, type HttpOptions } from '../api/request.js';
 import { loadUndici } from '../api/undici.js';
 import type { Deps } from './deps.js';
+import { VERSION } from './version.js';
 import { parseCount, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
 import type { RunState } from './program.js';
-
-declare const MKT_VERSION: string;
 
 export interface NetworkFlags {
   timeout?: string;
@@ -37,13 +36,23 @@ export function announceToStderr(deps: Deps, verbose: boolean): boolean {
 export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState): Promise<HttpOptions> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
-  const timeoutMs = parseDuration(flags.timeout ?? env.MKT_TIMEOUT ?? `${DEFAULTS.timeoutMs}ms`, flags.timeout ? '--timeout' : 'MKT_TIMEOUT');
-  if (timeoutMs < 1) throw new UsageError('--timeout must be more than 0');
-  const retries = parseCount(flags.retries ?? env.MKT_RETRIES ?? String(DEFAULTS.retries), flags.retries ? '--retries' : 'MKT_RETRIES', { max: 10 });
-  const maxWaitMs = parseDuration(flags.maxWait ?? env.MKT_MAX_WAIT ?? `${DEFAULTS.maxWaitMs}ms`, flags.maxWait ? '--max-wait' : 'MKT_MAX_WAIT');
-  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, flags.caFile ?? env.MKT_CA_FILE, timeoutMs, flags.caFile ? '--ca-file' : 'MKT_CA_FILE');
+  const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
+  // Flag, then environment (an empty variable counts as unset), then the default.
+  const setting = (flag: string | undefined, flagName: string, envName: string) =>
+    flag !== undefined ? { value: flag, source: flagName } : env[envName] ? { value: env[envName]!, source: envName } : undefined;
+  const timeout = setting(flags.timeout, '--timeout', 'MKT_TIMEOUT');
+  const timeoutMs = timeout ? parseDuration(timeout.value, timeout.source) : DEFAULTS.timeoutMs;
+  if (timeoutMs < 1) throw new UsageError(`${timeout?.source ?? '--timeout'} must be more than 0`);
+  const retriesSetting = setting(flags.retries, '--retries', 'MKT_RETRIES');
+  const retries = retriesSetting ? parseCount(retriesSetting.value, retriesSetting.source, { max: 10 }) : DEFAULTS.retries;
+  const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
+  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULTS.maxWaitMs;
+  const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
+  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, onDebug);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
   const announce = announceToStderr(deps, verbose);
+  // On a terminal, a progress line (`fetched 2/5 batches`) may be showing: clear it first.
+  const line = deps.io.stderrIsTTY ? '\r\u001b[2K' : '';
   return {
     dispatcher,
     timeoutMs,
@@ -53,14 +62,14 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     now: deps.now,
     sleep: deps.sleep,
     random: deps.random,
-    userAgent: `mkt/${typeof MKT_VERSION === 'string' ? MKT_VERSION : 'dev'} node/${process.versions.node}`,
+    userAgent: `mkt/${VERSION} node/${process.versions.node}`,
     onRetry: announce
-      ? (event) => deps.io.stderr.write(`${event.reason}; retrying in ${formatWait(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
+      ? (event) => deps.io.stderr.write(`${line}${event.reason}; retrying in ${formatWait(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
       : undefined,
     onThrottle: announce
-      ? (waitMs) => deps.io.stderr.write(`close to the rate limit; waiting ${formatWait(waitMs)} for the window to reset\n`)
+      ? (waitMs) => deps.io.stderr.write(`${line}close to the rate limit; waiting ${formatWait(waitMs)} for the window to reset\n`)
       : undefined,
-    onDebug: verbose ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
+    onDebug,
   };
 }
 
@@ -68,21 +77,77 @@ function formatWait(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Math.ceil(ms / 1000)}s`;
 }
 
-async function createDispatcher(deps: Deps, caFile: string | undefined, timeoutMs: number, caSource: string): Promise<Dispatcher> {
+async function createDispatcher(
+  deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, onDebug: ((line: string) => void) | undefined,
+): Promise<Dispatcher> {
   const env = deps.env;
   const connect: Record<string, unknown> = { timeout: timeoutMs };
-  if (caFile) connect.ca = await readCertificates(env, caFile, caSource);
-  const { Agent, EnvHttpProxyAgent } = await loadUndici();
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
-  if (httpsProxy || httpProxy) {
-    return new EnvHttpProxyAgent({
-      httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy, connect,
-      // A TLS connection to the proxy itself trusts the same CAs.
-      proxyTls: connect, requestTls: connect,
-    });
+  if (caFile) {
+    connect.ca = await readCertificates(env, caFile.value, caFile.source);
+    onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
-  return new Agent({ connect });
+  const proxies = readProxyEnv(env);
+  const { Agent, EnvHttpProxyAgent } = await loadUndici();
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent({ connect });
+  if (onDebug) {
+    const shown = (proxy: { value: string; source: string } | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
+    onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: ${proxies.noProxy?.value || 'none'}`);
+  }
+  // Values are always passed (empty when unset): undici would otherwise read process.env itself.
+  return new EnvHttpProxyAgent({
+    httpProxy: proxies.httpProxy?.value ?? '',
+    httpsProxy: proxies.httpsProxy?.value ?? '',
+    noProxy: proxies.noProxy?.value ?? '',
+    // Plain http goes through the proxy in absolute form (`GET http://host/path`), as curl does;
+    // many proxies refuse CONNECT to ports other than 443. https always uses a CONNECT tunnel.
+    proxyTunnel: false,
+    connect,
+    // A TLS connection to the proxy itself, and the tunnelled one to the service, trust the same CAs.
+    proxyTls: connect,
+    requestTls: connect,
+  });
+}
+
+interface ProxyEnv {
+  httpProxy: { value: string; source: string } | undefined;
+  httpsProxy: { value: string; source: string } | undefined;
+  noProxy: { value: string; source: string } | undefined;
+}
+
+/**
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY in either case; the lower-case name wins when both are set,
+ * as in curl and undici. A value without a scheme (`proxy:3128`) means http://, as in curl.
+ */
+export function readProxyEnv(env: Deps['env']): ProxyEnv {
+  const pick = (name: string) => {
+    const lower = name.toLowerCase();
+    if (env[lower]) return { value: env[lower]!.trim(), source: lower };
+    if (env[name]) return { value: env[name]!.trim(), source: name };
+    return undefined;
+  };
+  const proxyUrl = (name: string) => {
+    const found = pick(name);
+    if (!found) return undefined;
+    const value = /^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`${found.source} is not a valid proxy URL: "${redactProxy(found.value).slice(0, 200)}"`,
+        'use the form http://proxy.example.com:3128 (http://user:password@host:port with credentials)');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`${found.source} must be an http:// or https:// proxy URL, not ${url.protocol}//`);
+    }
+    return { value, source: found.source };
+  };
+  return { httpProxy: proxyUrl('HTTP_PROXY'), httpsProxy: proxyUrl('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
+}
+
+/** A proxy URL for messages: any user name and password replaced. */
+function redactProxy(value: string): string {
+  // Up to the last @ before the path: a password may hold an unencoded @.
+  return value.replace(/\/\/[^/]*@/, '//[redacted]@');
 }
 
 /** Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. */

@@ -1,0 +1,118 @@
+// Servers that misbehave below the HTTP status: connections cut mid-body, servers that accept and
+// never answer or trickle bytes, bodies too large to hold, and redirects to another origin.
+import { describe, expect, it } from 'vitest';
+import { quotesBody, sendQuotes, streamFiller, trickle } from '../helpers/fault-server.js';
+import { API_KEY, quotesEnv, timedCli, TOKEN, useServers } from './util.js';
+
+const server = useServers();
+
+/** Headers and the first few bytes of a quotes body, then the connection goes. */
+function cutMidBody(res: import('node:http').ServerResponse, how: 'destroy' | 'resetAndDestroy'): void {
+  const body = quotesBody(['EURUSD']);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.write(body.slice(0, 12), () => {
+    if (how === 'destroy') res.socket?.destroy();
+    else res.socket?.resetAndDestroy();
+  });
+}
+
+describe('a connection cut mid-body', () => {
+  it.each(['destroy', 'resetAndDestroy'] as const)('once (%s): retried, and the retry succeeds', async (how) => {
+    const api = await server((req, res, { index }) => index === 0 ? cutMidBody(res, how) : sendQuotes(req, res));
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('EURUSD');
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it.each(['destroy', 'resetAndDestroy'] as const)('every time (%s): exit 7 after 3 attempts', async (how) => {
+    const api = await server((_req, res) => cutMidBody(res, how));
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(7);
+    expect(api.requests).toHaveLength(3);
+    expect(run.stderr).toMatch(/^error: connection reset by 127\.0\.0\.1:\d+ \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes\), after 3 attempts\n/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('announces each retry on a terminal', async () => {
+    const api = await server((_req, res) => cutMidBody(res, 'resetAndDestroy'));
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), stderrIsTTY: true });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toMatch(/^\r\u001b\[2Kconnection reset; retrying in \d+m?s \(1\/2\)\n\r\u001b\[2Kconnection reset; retrying in \d+m?s \(2\/2\)\nerror: /);
+  });
+});
+
+describe('servers that are slow on purpose: exit 7 within the timeout plus a second', () => {
+  const slow = {
+    'accepts and never answers': () => {},
+    'trickles the headers, a byte every 200 ms': (socket: import('node:net').Socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-slow: ');
+      trickle(socket, 'a', 200);
+    },
+    'trickles the body, a byte every 200 ms': (socket: import('node:net').Socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"data":[');
+      trickle(socket, ' ', 200);
+    },
+  } as const;
+
+  it.each(Object.keys(slow) as Array<keyof typeof slow>)('%s', async (name) => {
+    const api = await server((req) => slow[name](req.socket));
+    const run = await timedCli(['quotes', 'EURUSD', '--timeout', '1s'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(7);
+    expect(run.ms).toBeGreaterThanOrEqual(990);
+    expect(run.ms).toBeLessThan(1000 + 1000);
+    // A timeout is not retried: the next attempt would most likely hang as long.
+    expect(api.requests).toHaveLength(1);
+    expect(run.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes did not complete within 1s\n/);
+    expect(run.stderr).toContain('hint: the service or the network is slow or unreachable; raise --timeout (MKT_TIMEOUT) or try again');
+  });
+});
+
+describe('a 50 MB body', () => {
+  const FIFTY_MB = 50 * 1000 * 1000;
+
+  it.each([
+    ['with Content-Length', true],
+    ['chunked, without a length', false],
+  ])('%s: refused with exit 1, before it is all read', async (_name, declared) => {
+    let streamed: Promise<{ written: number; finished: boolean }> | undefined;
+    const api = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(FIFTY_MB) } : {}) });
+      streamed = streamFiller(res, FIFTY_MB);
+    });
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: the response to GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes is larger than 32 MiB; refusing to read it\n/);
+    expect(run.stderr).toContain('hint: request fewer symbols per call (--batch-size)');
+    expect(api.requests).toHaveLength(1);
+    const { written, finished } = await streamed!;
+    expect(finished).toBe(false);
+    expect(written).toBeLessThan(FIFTY_MB);
+    // With a declared length the client stops at the headers, long before the 32 MiB cap.
+    if (declared) expect(written).toBeLessThan(32 * 1024 * 1024);
+    expect(run.ms).toBeLessThan(10_000);
+  });
+});
+
+describe('redirects are not followed with credentials', () => {
+  it.each([
+    ['quotes', 302, ['quotes', 'EURUSD']],
+    ['quotes', 301, ['quotes', 'EURUSD']],
+    ['login', 307, ['login']],
+    ['login', 308, ['login']],
+  ] as const)('%s answered %i to another origin: exit 1, and the other origin sees nothing', async (_command, status, argv) => {
+    const elsewhere = await server((_req, res) => res.writeHead(200).end('{}'));
+    const api = await server((req, res) => {
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}`, 'content-type': 'text/html' }).end('<a>moved</a>');
+    });
+    const run = await timedCli([...argv], { env: { ...quotesEnv(api.url), MKT_API_KEY: API_KEY } });
+    expect(run.code).toBe(1);
+    expect(elsewhere.requests).toHaveLength(0);
+    expect(api.requests).toHaveLength(1);
+    expect(run.stderr).toContain(`answered ${status} redirecting to ${elsewhere.url}/`);
+    expect(run.stderr).toContain('redirects are not followed with credentials');
+    expect(run.stderr).toContain('hint: set the base URL to the address the service really serves');
+    expect(run.stderr).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,182 @@
+// Proxies from the environment, through a real forward proxy: plain http in absolute form via
+// HTTP_PROXY, https through a CONNECT tunnel via HTTPS_PROXY (with the TLS checked end to end),
+// NO_PROXY bypassing it, either case of every name.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendQuotes } from '../helpers/fault-server.js';
+import { createTestCertificates, type TestCertificates } from '../helpers/tls.js';
+import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
+import { quotesEnv, timedCli, TOKEN, useClosers, useServers } from './util.js';
+
+const server = useServers();
+const closeLater = useClosers();
+let certs: TestCertificates;
+
+beforeAll(() => {
+  certs = createTestCertificates();
+});
+afterAll(() => fs.rmSync(certs.dir, { recursive: true, force: true }));
+
+const proxy = async (options?: ForwardProxyOptions) => closeLater(await startForwardProxy(options));
+const httpQuotes = () => server((req, res) => sendQuotes(req, res));
+const httpsQuotes = () => server((req, res) => sendQuotes(req, res), { tls: certs });
+
+describe('HTTP_PROXY, plain http', () => {
+  it.each(['HTTP_PROXY', 'http_proxy'])('%s: the request goes through the proxy in absolute form', async (name) => {
+    const api = await httpQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { [name]: forward.url }) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(forward.seen.map((s) => s.line)).toEqual([`GET ${api.url}/v1/market/quotes?symbols=EURUSD`]);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('a host name only the proxy can resolve (MKT_ALLOW_INSECURE_HTTP=1)', async () => {
+    const api = await httpQuotes();
+    const forward = await proxy({ hosts: { 'quotes.test:80': `127.0.0.1:${api.port}` } });
+    const run = await timedCli(['quotes', 'EURUSD'], {
+      env: quotesEnv('http://quotes.test', { HTTP_PROXY: forward.url, MKT_ALLOW_INSECURE_HTTP: '1' }),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(forward.seen.map((s) => s.line)).toEqual(['GET http://quotes.test/v1/market/quotes?symbols=EURUSD']);
+    expect(api.requests[0]!.headers.host).toBe('quotes.test');
+  });
+
+  it('a proxy value without a scheme means http://', async () => {
+    const api = await httpQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTP_PROXY: forward.url.replace('http://', '') }) });
+    expect(run.code).toBe(0);
+    expect(forward.seen).toHaveLength(1);
+  });
+
+  it('the lower-case name wins when both are set, as in curl', async () => {
+    const api = await httpQuotes();
+    const used = await proxy();
+    const ignored = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { http_proxy: used.url, HTTP_PROXY: ignored.url }) });
+    expect(run.code).toBe(0);
+    expect(used.seen).toHaveLength(1);
+    expect(ignored.seen).toHaveLength(0);
+  });
+
+  it('HTTPS_PROXY alone does not apply to plain http', async () => {
+    const api = await httpQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
+    expect(run.code).toBe(0);
+    expect(forward.seen).toHaveLength(0);
+    expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('HTTPS_PROXY, https', () => {
+  it.each(['HTTPS_PROXY', 'https_proxy'])('%s: a CONNECT tunnel, TLS checked end to end with --ca-file', async (name) => {
+    const api = await httpsQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(api.url, { [name]: forward.url }) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(forward.seen.map((s) => s.line)).toEqual([`CONNECT 127.0.0.1:${api.port}`]);
+    // The token travels inside the tunnel; the proxy never sees it.
+    expect(JSON.stringify(forward.seen)).not.toContain(TOKEN);
+    expect(api.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('without the CA the tunnelled TLS fails as it would directly: exit 7', async () => {
+    const api = await httpsQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toContain('certificate signed by an unknown authority: set MKT_CA_FILE to your CA bundle');
+    expect(forward.seen).toHaveLength(1);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('a proxy that refuses the tunnel: exit 7, naming the proxy', async () => {
+    const api = await httpsQuotes();
+    const forward = await proxy({ refuseConnect: 403 });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toMatch(/^error: the proxy refused to connect to 127\.0\.0\.1:\d+ \(status 403; GET https:/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('proxy credentials are sent to the proxy and never shown in --verbose output', async () => {
+    const api = await httpsQuotes();
+    const forward = await proxy();
+    const proxyUrl = forward.url.replace('http://', 'http://alice:PROXY_SECRET_81c3@');
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile, '--verbose'], { env: quotesEnv(api.url, { HTTPS_PROXY: proxyUrl }) });
+    expect(run.code).toBe(0);
+    expect(forward.seen[0]!.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('alice:PROXY_SECRET_81c3').toString('base64')}`);
+    expect(run.stderr).toContain(`* proxy for https: http://[redacted]@127.0.0.1:`);
+    expect(run.stderr + run.stdout).not.toContain('PROXY_SECRET_81c3');
+    expect(run.stderr + run.stdout).not.toContain(Buffer.from('alice:PROXY_SECRET_81c3').toString('base64'));
+  });
+});
+
+describe('NO_PROXY', () => {
+  it.each([
+    ['NO_PROXY', 'HTTP_PROXY', '127.0.0.1', 'http'],
+    ['no_proxy', 'http_proxy', '127.0.0.1', 'http'],
+    ['NO_PROXY', 'HTTPS_PROXY', 'localhost,127.0.0.1', 'https'],
+    ['no_proxy', 'https_proxy', '*', 'https'],
+  ] as const)('%s with %s (%s): the proxy sees nothing', async (noProxyName, proxyName, value, scheme) => {
+    const api = scheme === 'http' ? await httpQuotes() : await httpsQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], {
+      env: quotesEnv(api.url, { [proxyName]: forward.url, [noProxyName]: value }),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(forward.seen).toHaveLength(0);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('a NO_PROXY entry for another host does not bypass it', async () => {
+    const api = await httpQuotes();
+    const forward = await proxy();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTP_PROXY: forward.url, NO_PROXY: 'internal.example.com' }) });
+    expect(run.code).toBe(0);
+    expect(forward.seen).toHaveLength(1);
+  });
+});
+
+describe('proxy settings that cannot work', () => {
+  it('an invalid proxy URL: exit 2 before any connection', async () => {
+    const api = await httpQuotes();
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTP_PROXY: 'http://[not a host' }) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: HTTP_PROXY is not a valid proxy URL');
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('a proxy that is not running: exit 7, the hint names the proxy variables', async () => {
+    const api = await httpQuotes();
+    const gone = await proxy();
+    await gone.close();
+    const run = await timedCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(api.url, { HTTP_PROXY: gone.url }) });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toContain('HTTPS_PROXY/HTTP_PROXY');
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('proxy URLs in messages', () => {
+  it.each([
+    ['http://alice:s3cret@proxy:3128', 'http://[redacted]@proxy:3128'],
+    ['http://alice:p@ss@proxy:3128/', 'http://[redacted]@proxy:3128/'],
+    ['proxy:3128', 'http://proxy:3128'],
+  ])('%s is shown as %s', async (value, shown) => {
+    const api = await httpsQuotes();
+    const run = await timedCli(['quotes', 'EURUSD', '--verbose', '--ca-file', certs.caFile], {
+      env: quotesEnv(api.url, { HTTPS_PROXY: value, NO_PROXY: '*' }),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`* proxy for https: ${shown} (HTTPS_PROXY)`);
+    expect(run.stderr).not.toContain('s3cret');
+    expect(run.stderr).not.toContain('p@ss');
+  });
+});
