@@ -30,6 +30,11 @@ export interface QuotesOptions extends TargetFlags, NetworkFlags {
   batchSize?: string;
   concurrency?: string;
   color?: boolean;
+  // --- watch mode (issue 7; src/cli/watch/) ---
+  watch?: boolean;
+  interval?: string;
+  count?: string;
+  changesOnly?: boolean;
 }
 
 export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
@@ -45,6 +50,11 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    // --- watch mode (issue 7; src/cli/watch/) ---
+    .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
+    .option('--interval <duration>', 'with --watch: time between polls, at least 1s (default 2s)')
+    .option('--count <n>', 'with --watch: stop after this many polls')
+    .option('--changes-only', 'with --watch in a pipe: only the quotes whose prices changed since the previous poll')
     .addHelpText('after', `
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
 timestamp), json ({"data": [...], "missing": [...]}, the service's shape), ndjson (a quote per line).
@@ -53,7 +63,9 @@ Examples:
   $ mkt quotes EURUSD USDJPY AAPL
   $ mkt quotes --symbols EURUSD,GBPUSD --venue EBS --format csv > quotes.csv
   $ mkt quotes EURUSD --json | jq -r '.data[0].mid'
-  $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check`);
+  $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
+  $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
+  $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .`);
   addNetworkOptions(addTargetOptions(command)).action(async (args: string[], options: QuotesOptions) => {
     const color = program.opts<{ color?: boolean }>().color;
     state.exitCode = await runQuotes(deps, args, { ...options, color }, state);
@@ -74,6 +86,11 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const venue = options.venue?.trim();
   if (venue !== undefined && (venue === '' || venue.length > 64 || /[\u0000-\u001f\u007f]/.test(venue))) {
     throw new UsageError('--venue must be a printable name of at most 64 characters');
+  }
+  // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
+  if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
+    const { runWatch } = await import('../watch/run-watch.js');
+    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs }, options, state);
   }
   const format = chooseFormat(deps, options);
 

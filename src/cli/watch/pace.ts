@@ -1,0 +1,59 @@
+// When to poll next. Pure, so the rate-limit arithmetic is tested without a clock.
+//
+// The interval is start-to-start. The service's RateLimit-Remaining and RateLimit-Reset stretch it
+// when the requests left would run out before the window resets at the asked pace: the remaining
+// polls are then spread evenly until the reset, instead of running into a 429 (which ticker tools
+// answer by exiting). A 429 waits for Retry-After; transient errors back off exponentially.
+import type { RateLimitInfo } from '../../api/types.js';
+
+export const MIN_INTERVAL_MS = 1000;
+export const DEFAULT_INTERVAL_MS = 2000;
+/** The longest wait between retries after transient errors. */
+export const MAX_BACKOFF_MS = 30_000;
+/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+/**
+ * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
+ * pacing adds a few milliseconds per poll, which is not news to the reader.
+ */
+export const THROTTLE_REPORT_MS = 1000;
+
+export interface NextPoll {
+  /** Milliseconds from now. */
+  delayMs: number;
+  /** Set when the rate limit made the wait noticeably longer than the interval. */
+  throttled: boolean;
+}
+
+/**
+ * After a successful poll that took `elapsedMs` and sent `requests` requests (one per batch of
+ * symbols).
+ */
+export function afterSuccess(intervalMs: number, elapsedMs: number, rateLimit: RateLimitInfo | undefined, requests = 1): NextPoll {
+  const regular = Math.max(0, intervalMs - elapsedMs);
+  const remaining = rateLimit?.remaining;
+  const resetSeconds = rateLimit?.resetSeconds;
+  if (remaining === undefined || resetSeconds === undefined) return { delayMs: regular, throttled: false };
+  const resetMs = resetSeconds * 1000;
+  const pollsLeft = Math.floor(remaining / Math.max(1, requests));
+  if (pollsLeft <= 0) return { delayMs: Math.max(regular, resetMs), throttled: resetMs - regular >= THROTTLE_REPORT_MS };
+  if (pollsLeft * intervalMs >= resetMs) return { delayMs: regular, throttled: false };
+  // The window's reset is counted from now, so the spacing is too.
+  const delayMs = Math.max(regular, Math.ceil(resetMs / pollsLeft));
+  return { delayMs, throttled: delayMs - regular >= THROTTLE_REPORT_MS };
+}
+
+/** After a 429: the service's Retry-After, never less than the interval. */
+export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefined): NextPoll {
+  return { delayMs: Math.max(intervalMs, retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS), throttled: true };
+}
+
+/**
+ * After the `failures`-th transient error in a row: the interval doubled per failure up to 30 s,
+ * with "equal jitter" (half fixed, half random) so many watchers do not retry in step.
+ */
+export function afterFailure(intervalMs: number, failures: number, random: () => number): NextPoll {
+  const ceiling = Math.min(MAX_BACKOFF_MS, Math.max(intervalMs, intervalMs * 2 ** Math.min(failures - 1, 16)));
+  const delayMs = Math.max(intervalMs, Math.round(ceiling / 2 + (random() * ceiling) / 2));
+  return { delayMs, throttled: false };
+}

@@ -1,0 +1,39 @@
+// The watch in a pipe: NDJSON, one line per quote per poll (or per changed quote with
+// --changes-only), one write per poll so `mkt quotes EURUSD --watch | jq` sees each poll as it
+// happens. Anything for people (throttling, errors, missing symbols) is a line on stderr.
+import { formatClock } from '../../render/clock.js';
+import { renderNdjson } from '../../render/quotes.js';
+import { stripControl } from '../../render/text.js';
+import type { Deps } from '../deps.js';
+import type { WatchOutput } from './watch-output.js';
+
+export function createStreamOutput(deps: Deps, options: { changesOnly: boolean }): WatchOutput {
+  let missingBefore = '';
+  let throttled = false;
+  const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
+  return {
+    start() {},
+    update({ result, changes, throttledUntil }) {
+      const data = options.changesOnly ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
+      if (data.length > 0) deps.io.stdout.write(renderNdjson(data));
+      // Missing symbols are reported when the set changes, not on every poll.
+      const missing = result.missing.map(stripControl).join(', ');
+      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
+      missingBefore = missing;
+      // One line per throttling episode, not one per poll.
+      if (throttledUntil !== undefined && !throttled) {
+        const left = result.rateLimit?.remaining ?? 0;
+        warn(`close to the rate limit (${left} request${left === 1 ? '' : 's'} left); throttled until ${formatClock(throttledUntil)}`);
+      }
+      throttled = throttledUntil !== undefined;
+    },
+    rateLimited(until) {
+      warn(`rate limited by the service; throttled until ${formatClock(until)}`);
+      throttled = true;
+    },
+    failed(error, retryAt, failures) {
+      warn(`${stripControl(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
+    },
+    stop() {},
+  };
+}

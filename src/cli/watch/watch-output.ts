@@ -1,0 +1,26 @@
+// What the watch loop tells its output, the live board on a terminal or the NDJSON stream in a pipe.
+import type { QuotesResult } from '../../api/types.js';
+import type { QuoteChange } from '../../render/changes.js';
+
+export interface PollUpdate {
+  result: QuotesResult;
+  /** One per quote of `result.data`, compared with the previous poll. */
+  changes: QuoteChange[];
+  /** Successful polls so far, this one included. */
+  polls: number;
+  /** When the quotes arrived. */
+  at: number;
+  /** Set when the rate limit stretches the wait before the next poll: the time it is due. */
+  throttledUntil: number | undefined;
+}
+
+export interface WatchOutput {
+  start(): void;
+  update(poll: PollUpdate): void;
+  /** A 429: polling resumes at `until`. */
+  rateLimited(until: number): void;
+  /** A transient error (network, timeout, 5xx); the `failures`-th in a row, retried at `retryAt`. */
+  failed(error: Error, retryAt: number, failures: number): void;
+  /** Idempotent; restores whatever start() changed. */
+  stop(): void;
+}

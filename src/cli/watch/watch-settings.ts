@@ -1,0 +1,56 @@
+// The watch flags, checked: --interval (clamped to the minimum with a warning), --count, and which
+// output to draw. The board needs a terminal that understands cursor control; anywhere else the
+// watch writes NDJSON, the one format that streams (a table, JSON document, CSV or TSV cannot grow
+// by a poll at a time), so other --format values are refused rather than silently replaced.
+import type { QuotesOptions } from '../commands/quotes.js';
+import type { Deps } from '../deps.js';
+import { parseCount, parseDuration } from '../duration.js';
+import { UsageError } from '../errors.js';
+import { isColorEnabled } from '../io.js';
+import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
+
+export interface WatchSettings {
+  /** The live board (a terminal) or the NDJSON stream. */
+  board: boolean;
+  intervalMs: number;
+  /** Stop after this many successful polls. */
+  count: number | undefined;
+  changesOnly: boolean;
+  color: boolean;
+}
+
+export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchSettings {
+  if (!options.watch) {
+    throw new UsageError('--interval, --count and --changes-only only apply with --watch', 'add --watch, e.g. mkt quotes EURUSD --watch --interval 5s');
+  }
+  if (options.strict) {
+    throw new UsageError('--strict cannot be used with --watch: a watch has no single result to judge',
+      'for a CI check, run mkt quotes --strict without --watch');
+  }
+  const format = options.json ? 'json' : options.format;
+  const terminal = deps.io.stdoutIsTTY && deps.env.TERM !== 'dumb';
+  if (format === 'table' && !terminal) {
+    throw new UsageError('--watch --format table needs a terminal: the live board redraws the screen in place',
+      'in a pipe or file, --watch writes NDJSON (leave out --format, or use --format ndjson)');
+  }
+  if (format !== undefined && format !== 'table' && format !== 'ndjson') {
+    throw new UsageError(`--watch cannot write ${format}: it streams NDJSON, one quote per line per poll`,
+      'leave out --format (a live board on a terminal, NDJSON in a pipe), or use --format ndjson');
+  }
+  const board = format === 'table' || (format === undefined && terminal);
+
+  const intervalText = options.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
+  let intervalMs = parseDuration(intervalText, '--interval');
+  if (intervalMs < MIN_INTERVAL_MS) {
+    deps.io.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
+    intervalMs = MIN_INTERVAL_MS;
+  }
+  const count = options.count === undefined ? undefined : parseCount(options.count, '--count', { min: 1 });
+  return {
+    board,
+    intervalMs,
+    count,
+    changesOnly: options.changesOnly === true,
+    color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false),
+  };
+}

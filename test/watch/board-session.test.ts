@@ -1,0 +1,194 @@
+// The board's terminal handling, in-process: alternate screen and hidden cursor on start, one write
+// per frame, a redraw on resize, raw mode for q and Ctrl-C, and everything put back on every way
+// out (q, Ctrl-C, --count, a 401). tty.test.ts checks the same on a real pseudo-terminal.
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AbortError } from '../../src/api/errors.js';
+import { main } from '../../src/cli/main.js';
+import type { RunState } from '../../src/cli/program.js';
+import { runWatch } from '../../src/cli/watch/run-watch.js';
+import type { WatchTerminal } from '../../src/cli/watch/terminal.js';
+import { createTestDeps } from '../helpers/cli.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+
+const ENTER = '\u001b[?1049h\u001b[?25l';
+const LEAVE = '\u001b[?25h\u001b[?1049l';
+const FRAME = '\u001b[H';
+const SGR = /\u001b\[[0-9;]*m/g;
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function startQuotes(status = 200) {
+  let tick = 0;
+  server = await startScriptedServer((_request, res) => {
+    tick++;
+    res.writeHead(status, { 'content-type': 'application/json', 'ratelimit-limit': '60', 'ratelimit-remaining': String(60 - tick), 'ratelimit-reset': '30' });
+    res.end(status === 200
+      ? `{"data":[{"symbol":"EURUSD","bid":1.0850${tick},"ask":1.0851${tick},"mid":1.08505${tick},"timestamp":"2025-01-06T14:30:00Z"}]}`
+      : '{"error":{"code":"UNAUTHORIZED","message":"invalid or expired access token"}}');
+  });
+  return server;
+}
+
+/** A terminal whose size the test sets and whose resize the test triggers. */
+function fakeTerminal(columns: number, rows: number) {
+  const listeners = new Set<() => void>();
+  const terminal: WatchTerminal & { resize(columns: number, rows: number): void } = {
+    size: () => ({ columns, rows }),
+    onResize(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    onOutputClosed: () => () => {},
+    resize(newColumns, newRows) {
+      columns = newColumns;
+      rows = newRows;
+      for (const listener of listeners) listener();
+    },
+  };
+  return { terminal, listeners };
+}
+
+/** A TTY stdin: raw-mode calls are recorded, keys are written by the test. */
+function ttyStdin() {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, rawCalls: [] as boolean[] });
+  (stdin as unknown as { setRawMode(mode: boolean): void }).setRawMode = (mode: boolean) => {
+    stdin.rawCalls.push(mode);
+    stdin.isRaw = mode;
+  };
+  return stdin;
+}
+
+function setup(onSleep: (count: number, signal: AbortSignal | undefined) => Promise<void> | void) {
+  const test = createTestDeps({ stdoutIsTTY: true, stdinIsTTY: true, env: { MKT_BASE_URL: server!.url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo', FORCE_COLOR: '1' } });
+  const writes: string[] = [];
+  const stdin = ttyStdin();
+  test.deps.io.stdout = { write: (text) => void writes.push(text) };
+  test.deps.io.stdin = stdin;
+  let sleeps = 0;
+  test.deps.sleep = async (_ms, signal) => {
+    sleeps++;
+    if (sleeps > 20) throw new Error('the board did not stop');
+    await onSleep(sleeps, signal);
+    if (signal?.aborted) throw new AbortError();
+  };
+  return { deps: test.deps, writes, stdin, stderr: test.stderr };
+}
+
+const request = { symbols: ['EURUSD'], venue: undefined, batchSize: undefined, concurrency: undefined, maxAgeMs: undefined };
+/** A key written to a flowing stream may be handled within write(): the signal can be aborted already. */
+const untilAborted = (signal: AbortSignal | undefined) => new Promise<void>((resolve) => {
+  if (signal === undefined || signal.aborted) resolve();
+  else signal.addEventListener('abort', () => resolve(), { once: true });
+});
+
+async function watchBoard(deps: ReturnType<typeof setup>['deps'], terminal: WatchTerminal, args: Record<string, unknown> = {}) {
+  const state: RunState = { exitCode: 0, cleanups: [] };
+  try {
+    return await runWatch(deps, request, { watch: true, interval: '1s', ...args }, state, terminal);
+  } finally {
+    for (const cleanup of state.cleanups) await cleanup();
+  }
+}
+
+describe('the live board', () => {
+  it('draws in place on the alternate screen, redraws on resize, and restores everything on q', async () => {
+    await startQuotes();
+    const { terminal, listeners } = fakeTerminal(100, 30);
+    const session = setup(async (count, signal) => {
+      if (count === 2) terminal.resize(50, 30);
+      if (count === 3) {
+        session.stdin.write('q');
+        await untilAborted(signal);
+      }
+    });
+    const code = await watchBoard(session.deps, terminal);
+    expect(code).toBe(0);
+
+    const { writes } = session;
+    expect(writes[0]).toBe(ENTER);
+    expect(writes.at(-1)).toBe(LEAVE);
+    const frames = writes.slice(1, -1);
+    // Every other write is a whole frame: home, the lines each cleared to their end, the rest cleared.
+    for (const frame of frames) expect(frame).toMatch(/^\u001b\[H[^]*\u001b\[J$/);
+    // waiting, poll 1, poll 2, the resize, poll 3
+    expect(frames).toHaveLength(5);
+    const text = frames.map((frame) => frame.replace(SGR, ''));
+    expect(text[0]).toContain('waiting for the first quotes…');
+    expect(text[1]).toMatch(/EURUSD +1\.08501 +1\.08511 +1\.085051/);
+    expect(text[1]).toContain('poll 1 · every 1s · 59/60 left · q to quit');
+    expect(text[2]).toContain('poll 2');
+    expect(frames[2]).toMatch(/\u001b\[32m1\.0850\u001b\[39m\u001b\[32m\u001b\[1m\u001b\[4m2/); // the changed digit, emphasised
+    expect(text[2]).toContain('▲');
+    expect(text[2]).toContain('Trend');
+    expect(text[3]).toContain('poll 2'); // the same data redrawn for the new size
+    expect(text[3]).not.toContain('Trend');
+    for (const line of text[3]!.split('\r\n')) expect(line.replace(/\u001b\[[JKH]/g, '').length).toBeLessThan(50);
+    expect(text[4]).toContain('poll 3');
+
+    expect(session.stdin.rawCalls).toEqual([true, false]);
+    expect(session.stdin.isPaused()).toBe(true);
+    expect(listeners.size).toBe(0);
+  });
+
+  it.each([
+    ['Ctrl-C in raw mode', '\u0003'],
+    ['Q', 'Q'],
+  ])('quits with exit 0 on %s', async (_name, key) => {
+    await startQuotes();
+    const { terminal } = fakeTerminal(100, 30);
+    const session = setup(async (_count, signal) => {
+      session.stdin.write(key);
+      await untilAborted(signal);
+    });
+    expect(await watchBoard(session.deps, terminal)).toBe(0);
+    expect(session.writes.at(-1)).toBe(LEAVE);
+    expect(session.stdin.rawCalls).toEqual([true, false]);
+  });
+
+  it('ignores other keys, arrow keys included', async () => {
+    await startQuotes();
+    const { terminal } = fakeTerminal(100, 30);
+    const session = setup((count) => {
+      if (count === 1) session.stdin.write('x');
+      if (count === 2) session.stdin.write('\u001b[A'); // up arrow
+    });
+    expect(await watchBoard(session.deps, terminal, { count: '3' })).toBe(0);
+    expect(session.writes.filter((write) => write.startsWith(FRAME))).toHaveLength(4);
+    expect(session.writes.at(-1)).toBe(LEAVE);
+  });
+
+  it('restores the terminal before a 401 ends the watch with exit 4', async () => {
+    await startQuotes(401);
+    const session = setup(() => {});
+    const code = await main(['quotes', 'EURUSD', '--watch'], session.deps);
+    expect(code).toBe(4);
+    expect(session.writes[0]).toBe(ENTER);
+    expect(session.writes.at(-1)).toBe(LEAVE);
+    expect(session.stdin.rawCalls).toEqual([true, false]);
+    expect(session.stderr()).toMatch(/^error: not authenticated \(401/);
+  });
+
+  it('shows a failing poll in the status line and keeps the last quotes up', async () => {
+    let calls = 0;
+    server = await startScriptedServer((_request, res) => {
+      calls++;
+      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
+      res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'
+        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const { terminal } = fakeTerminal(160, 30);
+    const session = setup(() => {});
+    expect(await watchBoard(session.deps, terminal, { count: '2' })).toBe(0);
+    const frames = session.writes.filter((write) => write.startsWith(FRAME)).map((frame) => frame.replace(SGR, ''));
+    expect(frames).toHaveLength(4); // waiting, poll 1, the failure, poll 2
+    expect(frames[2]).toMatch(/EURUSD +1\.08501/);
+    expect(frames[2]).toMatch(/retrying at \d\d:\d\d:\d\d: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment/);
+    expect(frames[3]).not.toContain('retrying');
+    expect(session.stderr()).toBe('');
+  });
+});

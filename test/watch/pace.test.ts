@@ -1,0 +1,49 @@
+// When the next poll is due: the interval, stretched by the rate limit, and backoff after errors.
+import { describe, expect, it } from 'vitest';
+import { afterFailure, afterRateLimit, afterSuccess, MAX_BACKOFF_MS } from '../../src/cli/watch/pace.js';
+
+describe('afterSuccess', () => {
+  it.each([
+    // interval, elapsed, remaining, reset s, requests per poll -> delay, throttled
+    ['no rate-limit headers', 2000, 150, undefined, undefined, 1, 1850, false],
+    ['plenty left', 2000, 0, 58, 60, 1, 2000, false],
+    ['a slow poll takes from the wait', 2000, 500, 58, 60, 1, 1500, false],
+    ['a poll longer than the interval: next at once', 2000, 2500, 58, 60, 1, 0, false],
+    // 1 s against 60 a minute: stretched by milliseconds, not reported.
+    ['1 s at the edge of 60/min', 1000, 0, 59, 60, 1, 1017, false],
+    ['runs low: spread the rest until the reset', 2000, 0, 3, 30, 1, 10_000, true],
+    ['none left: wait for the reset', 2000, 0, 0, 42, 1, 42_000, true],
+    ['none left, reset sooner than the interval', 2000, 0, 0, 1, 1, 2000, false],
+    ['several batches per poll count as several requests', 2000, 0, 10, 30, 4, 15_000, true],
+    ['fewer requests left than one poll needs', 2000, 0, 3, 30, 4, 30_000, true],
+  ] as const)('%s', (_name, interval, elapsed, remaining, reset, requests, delay, throttled) => {
+    const rateLimit = remaining === undefined ? undefined : { limit: 60, remaining, resetSeconds: reset };
+    expect(afterSuccess(interval, elapsed, rateLimit, requests)).toEqual({ delayMs: delay, throttled });
+  });
+});
+
+describe('afterRateLimit', () => {
+  it.each([
+    [2000, 45_000, 45_000],
+    [2000, 500, 2000], // never sooner than the interval
+    [2000, undefined, 60_000], // no Retry-After: a minute, the spec's window
+  ])('interval %s, Retry-After %s ms -> %s ms', (interval, retryAfter, delay) => {
+    expect(afterRateLimit(interval, retryAfter)).toEqual({ delayMs: delay, throttled: true });
+  });
+});
+
+describe('afterFailure', () => {
+  it.each([
+    // interval, failures, random -> delay
+    [2000, 1, 0, 2000],
+    [2000, 1, 1, 2000],
+    [2000, 2, 1, 4000],
+    [2000, 2, 0, 2000],
+    [2000, 3, 0.5, 6000],
+    [2000, 10, 1, MAX_BACKOFF_MS], // capped
+    [2000, 100, 1, MAX_BACKOFF_MS], // no overflow however long it fails
+    [60_000, 3, 1, 60_000], // never sooner than the interval
+  ])('interval %s, failure %s, random %s -> %s ms', (interval, failures, random, delay) => {
+    expect(afterFailure(interval, failures, () => random).delayMs).toBe(delay);
+  });
+});
