@@ -9,7 +9,7 @@
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { loadUndici } from './undici.js';
+import { globalDispatcher } from './undici.js';
 
 export interface RetryEvent {
   /** The attempt about to start (2 = the first retry). */
@@ -358,6 +358,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function globalDispatcher(): Promise<Dispatcher> {
-  return (await loadUndici()).getGlobalDispatcher();
-}

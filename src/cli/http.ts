@@ -1,10 +1,11 @@
 // HTTP for commands: one undici dispatcher per run, built from the environment (proxies, CAs), and
 // the retry, timeout and debug options from flags and MKT_* variables.
 import fs from 'node:fs';
+import v8 from 'node:v8';
 import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { DEFAULTS, type HttpOptions } from '../api/request.js';
-import { loadUndici } from '../api/undici.js';
+import { loadAgent, loadEnvHttpProxyAgent } from '../api/undici.js';
 import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
 import { parseCount, parseDuration } from './duration.js';
@@ -73,6 +74,16 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   };
 }
 
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it quickly with its baseline
+ * compiler, then recompiles it with the optimising one in the background, and the process waits for
+ * that at exit: about 100 ms after the output is written, on every run. A CLI parses a few small
+ * responses; the baseline code is plenty (docs/benchmarks.md).
+ */
+function preferBaselineWasm(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
 function formatWait(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Math.ceil(ms / 1000)}s`;
 }
@@ -87,8 +98,9 @@ async function createDispatcher(
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
-  const { Agent, EnvHttpProxyAgent } = await loadUndici();
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent({ connect });
+  preferBaselineWasm();
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect });
+  const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
   if (onDebug) {
     const shown = (proxy: { value: string; source: string } | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
     onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: ${proxies.noProxy?.value || 'none'}`);
