@@ -41,7 +41,7 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
   registerToken(program, deps, state);
   registerLogout(program, deps, state);
   registerStatus(program, deps, state);
-  registerConfig(program, deps, state);
+  registerConfig(program, deps);
   registerQuotes(program, deps, state);
   registerSandbox(program, deps);
   registerCompletion(program, deps, state);

@@ -13,7 +13,7 @@ const auth = (url: string) => ({ MKT_BASE_URL: url, MKT_TOKEN: 'test-token', MKT
 describe('quotes against the sandbox', () => {
   let server: ScriptedServer;
   let token: string;
-  let clock = NOW;
+  const clock = NOW;
   const handler = createSandboxHandler({ now: () => clock, synthetic: 300, limits: { perMinute: 1000 } });
 
   beforeAll(async () => {

@@ -1,10 +1,9 @@
 // mkt config get|set|unset|list|path: per-profile settings (base-url, org, format).
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { ORGANIZATION_PATTERN } from '../../api/auth.js';
 import type { ProfileRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { RunState } from '../program.js';
 import { checkBaseUrl, resolveProfile } from '../settings.js';
 import { FORMATS } from './quotes.js';
 
@@ -44,7 +43,7 @@ interface ConfigOptions {
   profile?: string;
 }
 
-export function registerConfig(program: Command, deps: Deps, state: RunState): void {
+export function registerConfig(program: Command, deps: Deps): void {
   const config = program.command('config')
     .description('read and change settings: base-url, org, format (per profile)')
     .addHelpText('after', `
@@ -57,16 +56,17 @@ Examples:
   $ mkt config get base-url
   $ mkt config list
   $ mkt config path`);
+  const keyArgument = () => new Argument('<key>', 'a setting').choices(Object.keys(CONFIG_KEYS));
   const profileOption = '--profile <name>';
   const profileHelp = 'the profile (env MKT_PROFILE; default "default")';
 
-  config.command('get').argument('<key>').description('print one setting (nothing when it is not set)').option(profileOption, profileHelp)
+  config.command('get').addArgument(keyArgument()).description('print one setting (nothing when it is not set)').option(profileOption, profileHelp)
     .action((key: string, options: ConfigOptions) => {
       const spec = keySpec(key);
       const value = deps.config.profile(resolveProfile(deps, options.profile).value)?.[spec.field];
       if (value !== undefined) deps.io.stdout.write(`${value}\n`);
     });
-  config.command('set').argument('<key>').argument('<value>').description('change one setting').option(profileOption, profileHelp)
+  config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
     .action((key: string, value: string, options: ConfigOptions) => {
       const spec = keySpec(key);
       const normalized = spec.normalize(deps, value);
@@ -74,7 +74,7 @@ Examples:
       deps.config.updateProfile(profile, (record) => ({ ...record, [spec.field]: normalized }));
       deps.io.stderr.write(`Set ${key} to ${normalized} (profile ${profile}).\n`);
     });
-  config.command('unset').argument('<key>').description('remove one setting').option(profileOption, profileHelp)
+  config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
     .action((key: string, options: ConfigOptions) => {
       const spec = keySpec(key);
       const profile = resolveProfile(deps, options.profile).value;
@@ -102,7 +102,6 @@ Examples:
     });
   config.command('path').description('print the config file path')
     .action(() => deps.io.stdout.write(`${deps.config.path}\n`));
-  void state;
 }
 
 function keySpec(key: string): KeySpec {
