@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +21,30 @@ const confExtras = {
 export default unused; export const Ajv2020 = unused;`,
       loader: 'js',
     }));
+  },
+};
+
+// Top-level requires in dependencies of modules that mkt's runs never use, made lazy (measured in
+// docs/benchmarks.md): undici's HTTP/2 client pulls in node:http2 and node:tls (~6 ms) although it
+// is only used when a TLS connection negotiates h2, which mkt never enables; commander requires
+// node:child_process only to run executable subcommands, which mkt has none of. The build fails if
+// an upgrade changes the text, rather than silently losing the patch.
+const lazyRequires = {
+  name: 'lazy-requires',
+  setup(b) {
+    const patches = [
+      [/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, "const connectH2 = require('./client-h2.js')",
+        "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
+      [/commander[\\/]lib[\\/]command\.js$/, "const childProcess = require('node:child_process');",
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
+    ];
+    for (const [filter, from, to] of patches) {
+      b.onLoad({ filter }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(from)) throw new Error(`lazy-requires: ${args.path} no longer contains: ${from}`);
+        return { contents: source.replace(from, to), loader: 'js' };
+      });
+    }
   },
 };
 
@@ -41,7 +66,7 @@ await build({
   outdir: 'dist/cli',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [confExtras],
+  plugins: [confExtras, lazyRequires],
   define: { MKT_VERSION: JSON.stringify(require('../package.json').version) },
 });
 

@@ -154,7 +154,8 @@ async function attemptOnce(
   const debug = options.onDebug;
   const parent = options.signal;
   if (parent?.aborted) throw new AbortError();
-  const started = performance.now();
+  // Date.now, not performance.now: the performance global loads perf_hooks on first use.
+  const started = Date.now();
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -199,7 +200,7 @@ async function attemptOnce(
     }
     const text = Buffer.concat(chunks, size).toString('utf8');
     if (debug) {
-      debug(`< ${statusLine(response.statusCode)} in ${Math.round(performance.now() - started)} ms, ${size} bytes`);
+      debug(`< ${statusLine(response.statusCode)} in ${Date.now() - started} ms, ${size} bytes`);
       for (const [name, value] of Object.entries(responseHeaders)) {
         if (/^(x-)?ratelimit-|^retry-after$|^x-request-id$|^content-type$|^location$/.test(name)) debug(`< ${name}: ${value}`);
       }

@@ -1,7 +1,6 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { createHash } from 'node:crypto';
 import { clientCredentials } from '../api/auth.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
@@ -68,7 +67,7 @@ export interface SaveTokenInput {
   clientId?: string;
 }
 
-export function saveToken(deps: Deps, input: SaveTokenInput): TokenRecord {
+export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<TokenRecord> {
   const now = deps.now();
   const record: TokenRecord = {
     access_token: input.token.accessToken,
@@ -81,7 +80,7 @@ export function saveToken(deps: Deps, input: SaveTokenInput): TokenRecord {
     ...(input.clientId ? { client_id: input.clientId } : {}),
     obtained_at: new Date(now).toISOString(),
   };
-  deps.config.updateProfile(input.profile, (profile) => ({ ...profile, token: record }));
+  await deps.config.updateProfile(input.profile, (profile) => ({ ...profile, token: record }));
   return record;
 }
 
@@ -113,7 +112,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
     const organizationId = requireOrg();
     http.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
     const fresh = await clientCredentials(http, baseUrl, clientId, clientSecret);
-    saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
+    await saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
     return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
   }
   if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
@@ -139,9 +138,4 @@ export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | u
   if (left <= 0) return { kind: 'expired', message: `the stored token expired ${formatAge(-left)} ago` };
   if (left < RENEW_BEFORE_MS) return { kind: 'expiring', message: `the stored token expires in ${formatAge(left)}` };
   return undefined;
-}
-
-/** Identifies a token without revealing any of it. */
-export function fingerprint(accessToken: string): string {
-  return `sha256:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}`;
 }

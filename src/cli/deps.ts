@@ -1,6 +1,7 @@
 // Everything a command needs from the outside world, injected so that tests run the same code paths
 // users hit: streams and TTY flags, the environment, the clock, the config store, the HTTP
 // dispatcher, and the interrupt signal. Only createProcessDeps reads process.*.
+import { isatty } from 'node:tty';
 import type { Dispatcher } from 'undici';
 import { sleep } from '../api/request.js';
 import type { ConfigStore } from '../config/store.js';
@@ -32,8 +33,11 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   const io: IO = {
     stdout: { write: (text) => void process.stdout.write(text) },
     stderr: { write: (text) => void process.stderr.write(text) },
-    stdin: process.stdin,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // process.stdin builds a stream on first touch (a few ms); most runs never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns,

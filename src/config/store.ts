@@ -1,9 +1,11 @@
-// The credential and settings store: one JSON file through conf, mode 0600 in a 0700 directory.
-// conf writes atomically (a temporary file renamed into place), so parallel writers leave a valid
-// file; the last writer wins. Reads never create anything.
+// The credential and settings store: one JSON file written through conf, mode 0600 in a 0700
+// directory. conf writes atomically (a temporary file renamed into place), so parallel writers
+// leave a valid file; the last writer wins. Reading is what conf's own read is, JSON.parse of the
+// file, done here so that the commands that only read (every `mkt quotes`) do not load conf and
+// its dependencies: about 10 ms of each run (docs/benchmarks.md). Reads never create anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { ConfigError } from './errors.js';
 
 export { ConfigError };
@@ -75,13 +77,23 @@ export class ConfigStore {
 
   /** The whole file; `{}` when it does not exist yet. */
   read(): ConfigData {
-    if (!fs.existsSync(this.path)) return {};
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw this.#corrupt(error);
+    }
     this.#repairPermissions();
     let data: unknown;
     try {
-      data = this.#open().store;
+      data = JSON.parse(text);
     } catch (error) {
       throw this.#corrupt(error);
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new ConfigError(`the config file ${this.path} does not hold mkt settings (not a JSON object)`,
+        `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`);
     }
     const profiles = (data as ConfigData).profiles;
     const valid = profiles === undefined || (typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles)
@@ -102,20 +114,23 @@ export class ConfigStore {
   }
 
   /** Read-modify-write of one profile; `undefined` from `change` removes the profile. */
-  updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): void {
+  async updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): Promise<void> {
     const data = this.read();
+    const conf = await this.#open();
     const profiles = { ...data.profiles };
     const next = change({ ...profiles[name] });
     if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
     else profiles[name] = next;
-    this.write({ ...data, profiles });
+    this.#write(conf, { ...data, profiles });
   }
 
-  write(data: ConfigData): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    this.#repairPermissions();
+  async write(data: ConfigData): Promise<void> {
+    this.#write(await this.#open(), data);
+  }
+
+  #write(conf: Conf<ConfigData>, data: ConfigData): void {
     try {
-      this.#open().store = data;
+      conf.store = data;
     } catch (error) {
       throw this.#corrupt(error);
     }
@@ -132,7 +147,11 @@ export class ConfigStore {
     return { path: this.path, exists: fileMode !== undefined, fileMode, dirMode, safe };
   }
 
-  #open(): Conf<ConfigData> {
+  /** conf, on a directory that exists with mode 0700 (conf would create it with the umask's). */
+  async #open(): Promise<Conf<ConfigData>> {
+    const { default: Conf } = await import('conf');
+    fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    this.#repairPermissions();
     this.#conf ??= new Conf<ConfigData>({
       projectName: 'mkt',
       cwd: this.dir,

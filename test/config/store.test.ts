@@ -7,26 +7,26 @@ import { tempDir } from '../helpers/cli.js';
 const mode = (target: string) => fs.statSync(target).mode & 0o777;
 
 describe('the config store', () => {
-  it('reads nothing and creates nothing before the first write', () => {
+  it('reads nothing and creates nothing before the first write', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const store = new ConfigStore({ dir });
     expect(store.read()).toEqual({});
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  it('writes the file 0600 in a 0700 directory', () => {
+  it('writes the file 0600 in a 0700 directory', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const store = new ConfigStore({ dir });
-    store.updateProfile('default', (profile) => ({ ...profile, org: 'org_demo' }));
+    await store.updateProfile('default', (profile) => ({ ...profile, org: 'org_demo' }));
     expect(mode(dir)).toBe(0o700);
     expect(mode(store.path)).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({ profiles: { default: { org: 'org_demo' } } });
     expect(store.permissions()).toMatchObject({ safe: true, fileMode: 0o600, dirMode: 0o700 });
   });
 
-  it('repairs looser modes on read, with a warning', () => {
+  it('repairs looser modes on read, with a warning', async () => {
     const dir = path.join(tempDir(), 'cfg');
-    new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
+    await new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
     fs.chmodSync(store(dir).path, 0o644);
     fs.chmodSync(dir, 0o755);
     const warnings: string[] = [];
@@ -38,18 +38,18 @@ describe('the config store', () => {
     expect(warnings.join('\n')).toMatch(/readable by other users \(mode 0644\); changed it to 0600/);
   });
 
-  it('keeps the mode 0600 when a write replaces a file that had another mode', () => {
+  it('keeps the mode 0600 when a write replaces a file that had another mode', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const first = new ConfigStore({ dir });
-    first.updateProfile('a', () => ({ org: 'org_a' }));
+    await first.updateProfile('a', () => ({ org: 'org_a' }));
     fs.chmodSync(first.path, 0o666);
     const second = new ConfigStore({ dir, onWarning: () => {} });
-    second.updateProfile('b', () => ({ org: 'org_b' }));
+    await second.updateProfile('b', () => ({ org: 'org_b' }));
     expect(mode(second.path)).toBe(0o600);
     expect(second.profileNames()).toEqual(['a', 'b']);
   });
 
-  it('refuses a corrupt file with its path and the fix, and leaves it alone', () => {
+  it('refuses a corrupt file with its path and the fix, and leaves it alone', async () => {
     const dir = path.join(tempDir(), 'cfg');
     fs.mkdirSync(dir, { mode: 0o700 });
     const file = path.join(dir, 'config.json');
@@ -57,7 +57,7 @@ describe('the config store', () => {
     const corrupt = new ConfigStore({ dir });
     expect(() => corrupt.read()).toThrow(ConfigError);
     expect(() => corrupt.read()).toThrow(file);
-    expect(() => corrupt.updateProfile('default', () => ({ org: 'org_x' }))).toThrow(/not valid JSON/);
+    await expect(corrupt.updateProfile('default', () => ({ org: 'org_x' }))).rejects.toThrow(/not valid JSON/);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"profiles": {');
   });
 
@@ -68,15 +68,15 @@ describe('the config store', () => {
     expect(() => new ConfigStore({ dir }).read()).toThrow(ConfigError);
   });
 
-  it('removes a profile that becomes empty', () => {
+  it('removes a profile that becomes empty', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const s = new ConfigStore({ dir });
-    s.updateProfile('x', () => ({ org: 'org_x' }));
-    s.updateProfile('x', () => ({}));
+    await s.updateProfile('x', () => ({ org: 'org_x' }));
+    await s.updateProfile('x', () => ({}));
     expect(s.profileNames()).toEqual([]);
   });
 
-  it('lives in the conventional place without MKT_CONFIG_DIR', () => {
+  it('lives in the conventional place without MKT_CONFIG_DIR', async () => {
     expect(defaultConfigDir({ HOME: '/home/me' })).toBe(process.platform === 'linux' ? '/home/me/.config/mkt' : expect.any(String));
     if (process.platform === 'linux') expect(defaultConfigDir({ HOME: '/home/me', XDG_CONFIG_HOME: '/x' })).toBe('/x/mkt');
   });

@@ -67,18 +67,18 @@ Examples:
       if (value !== undefined) deps.io.stdout.write(`${value}\n`);
     });
   config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
-    .action((key: string, value: string, options: ConfigOptions) => {
+    .action(async (key: string, value: string, options: ConfigOptions) => {
       const spec = keySpec(key);
       const normalized = spec.normalize(deps, value);
       const profile = resolveProfile(deps, options.profile).value;
-      deps.config.updateProfile(profile, (record) => ({ ...record, [spec.field]: normalized }));
+      await deps.config.updateProfile(profile, (record) => ({ ...record, [spec.field]: normalized }));
       deps.io.stderr.write(`Set ${key} to ${normalized} (profile ${profile}).\n`);
     });
   config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
-    .action((key: string, options: ConfigOptions) => {
+    .action(async (key: string, options: ConfigOptions) => {
       const spec = keySpec(key);
       const profile = resolveProfile(deps, options.profile).value;
-      deps.config.updateProfile(profile, (record) => {
+      await deps.config.updateProfile(profile, (record) => {
         const next: ProfileRecord = { ...record };
         delete next[spec.field];
         return next;

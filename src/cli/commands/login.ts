@@ -58,7 +58,7 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   const http = await createHttp(deps, options, state);
   const token = await cliLogin(http, baseUrl, apiKey, organizationId);
   const profile = settings.profile.value;
-  const record = saveToken(deps, {
+  const record = await saveToken(deps, {
     profile, token, source: 'cli-login', baseUrl, organizationId: token.organizationId ?? organizationId,
     clientId: apiKey.slice(0, apiKey.indexOf('.')),
   });

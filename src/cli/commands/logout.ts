@@ -24,19 +24,19 @@ Examples:
   $ mkt logout
   $ mkt logout --profile ci
   $ mkt logout --all`)
-    .action((options: LogoutOptions) => {
-      state.exitCode = runLogout(deps, options);
+    .action(async (options: LogoutOptions) => {
+      state.exitCode = await runLogout(deps, options);
     });
 }
 
-export function runLogout(deps: Deps, options: LogoutOptions): number {
+export async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
   if (options.all && options.profile !== undefined) throw new UsageError('--all and --profile cannot be used together');
   const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
   let removed = 0;
   for (const name of names) {
     const token = deps.config.profile(name)?.token;
     if (!token) continue;
-    deps.config.updateProfile(name, ({ token: _dropped, ...rest }) => rest);
+    await deps.config.updateProfile(name, ({ token: _dropped, ...rest }) => rest);
     removed++;
     const left = token.expires_at ? Date.parse(token.expires_at) - deps.now() : undefined;
     const validity = left === undefined ? 'until it expires' : left > 0 ? `for ${formatAge(left)} more, until it expires` : 'no longer (it had expired)';

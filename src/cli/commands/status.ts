@@ -2,7 +2,7 @@
 // came from. Offline: it reads settings and the store, and never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { fingerprint, tokenProblem } from '../credentials.js';
+import { tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { formatAge } from '../../render/age.js';
 import type { RunState } from '../program.js';
@@ -54,14 +54,14 @@ Exits 0 when the credentials are usable, 4 when they are not. Does not contact t
 Examples:
   $ mkt status
   $ mkt status --json | jq .token.expires_in_seconds`);
-  addTargetOptions(command).action((options: StatusOptions) => {
-    const report = buildStatus(deps, options);
+  addTargetOptions(command).action(async (options: StatusOptions) => {
+    const report = await buildStatus(deps, options);
     deps.io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
     state.exitCode = report.usable ? 0 : 4;
   });
 }
 
-export function buildStatus(deps: Deps, options: TargetFlags): StatusReport {
+export async function buildStatus(deps: Deps, options: TargetFlags): Promise<StatusReport> {
   const settings = resolveSettings(deps, options);
   const problems: string[] = [];
   let baseUrl = settings.baseUrl.value;
@@ -101,7 +101,7 @@ export function buildStatus(deps: Deps, options: TargetFlags): StatusReport {
       expires_at: expiresAt ?? null,
       expires_in_seconds: left === undefined ? null : Math.floor(left / 1000),
       expired: left === undefined ? null : left <= 0,
-      fingerprint: token ? fingerprint(token.access_token) : null,
+      fingerprint: token ? await fingerprint(token.access_token) : null,
     },
     config_file: {
       path: permissions.path,
@@ -151,4 +151,10 @@ function describe(item: { kind: string; source: string }): string {
     case 'default': return 'default';
     default: return `from ${item.source}`;
   }
+}
+
+/** Identifies a token without revealing any of it. node:crypto loads only here (startup cost). */
+export async function fingerprint(accessToken: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return `sha256:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}`;
 }

@@ -63,7 +63,7 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   const http = await createHttp(deps, options, state);
   const token = await clientCredentials(http, baseUrl, clientId, clientSecret);
   const profile = settings.profile.value;
-  const record = saveToken(deps, { profile, token, source: 'client-credentials', baseUrl, organizationId, clientId });
+  const record = await saveToken(deps, { profile, token, source: 'client-credentials', baseUrl, organizationId, clientId });
 
   if (options.print) {
     deps.io.stdout.write(`${token.accessToken}\n`);
