@@ -105,3 +105,27 @@ describe('the table', () => {
     expect(renderTable([evil], { color: false, now })).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });
+
+describe('the table, byte for byte', () => {
+  it('draws a box with aligned columns and a note column only when needed', () => {
+    const crossed = { ...quotes[0]!, symbol: 'X', bid: '2', ask: '1.5', mid: '1.75', timestamp: '2026-11-22T11:50:58.000Z' };
+    expect(renderTable([quotes[0]!, quotes[1]!], { color: false, now })).toBe(`┌────────┬───────────┬───────────┬────────────┬─────────┬─────┐
+│ Symbol │ Bid       │ Ask       │ Mid        │ Spread  │ Age │
+├────────┼───────────┼───────────┼────────────┼─────────┼─────┤
+│ EURUSD │   1.08505 │   1.08508 │   1.085065 │ 0.00003 │  2s │
+│ AAPL   │ 227.10    │ 227.12    │ 227.11     │ 0.02    │  4s │
+└────────┴───────────┴───────────┴────────────┴─────────┴─────┘
+`);
+    expect(renderTable([crossed], { color: false, now, maxAgeMs: 30_000 })).toBe(`┌────────┬─────┬─────┬──────┬────────┬─────┬────────────────┐
+│ Symbol │ Bid │ Ask │ Mid  │ Spread │ Age │ Note           │
+├────────┼─────┼─────┼──────┼────────┼─────┼────────────────┤
+│ X      │ 2.0 │ 1.5 │ 1.75 │ -0.5   │  9m │ crossed, stale │
+└────────┴─────┴─────┴──────┴────────┴─────┴────────────────┘
+`);
+  });
+
+  it('draws 10,000 rows', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ ...quotes[0]!, symbol: `SYN${i}` }));
+    expect(renderTable(many, { color: false, now }).split('\n')).toHaveLength(10_000 + 5);
+  });
+});

@@ -148,7 +148,7 @@ async function render(format: Format, result: QuotesResult, stale: string[] | un
     case 'csv': return renderCsv(result.data);
     case 'tsv': return renderTsv(result.data);
     case 'table': {
-      // cli-table3 and chalk load only when a table is drawn.
+      // chalk loads only when a table is drawn.
       const { renderTable } = await import('../../render/table.js');
       return renderTable(result.data, options);
     }
