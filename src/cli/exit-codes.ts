@@ -63,3 +63,7 @@ export function isCommanderError(error: unknown): error is Error & { code: strin
   return error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number'
     && String((error as { code?: unknown }).code).startsWith('commander.');
 }
+
+// What main needs to word an error, loaded with the rest of this module after the fast paths.
+export { stripControl } from '../render/text.js';
+export { isDebug } from './io.js';

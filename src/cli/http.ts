@@ -93,13 +93,16 @@ async function createDispatcher(
 ): Promise<Dispatcher> {
   const env = deps.env;
   const connect: Record<string, unknown> = { timeout: timeoutMs };
+  // Node's default (--max-http-header-size), given explicitly so that undici need not load
+  // node:http to read it (scripts/build.js, docs/benchmarks.md).
+  const maxHeaderSize = 16 * 1024;
   if (caFile) {
     connect.ca = await readCertificates(env, caFile.value, caFile.source);
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
   preferBaselineWasm();
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect });
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect, maxHeaderSize });
   const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
   if (onDebug) {
     const shown = (proxy: { value: string; source: string } | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
@@ -114,6 +117,7 @@ async function createDispatcher(
     // many proxies refuse CONNECT to ports other than 443. https always uses a CONNECT tunnel.
     proxyTunnel: false,
     connect,
+    maxHeaderSize,
     // A TLS connection to the proxy itself, and the tunnelled one to the service, trust the same CAs.
     proxyTls: connect,
     requestTls: connect,

@@ -1,29 +1,35 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
 // Startup is paid on every run (docs/benchmarks.md): this module stays small, and the program,
 // commander and the config store load only once a command needs them.
-import { stripControl } from '../render/text.js';
-import { createProcessDeps, type Deps } from './deps.js';
-import { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } from './exit-codes.js';
-import { isDebug } from './io.js';
+import module from 'node:module';
+import type { Deps, ProcessDeps } from './deps.js';
 import type { RunState } from './program.js';
 import { VERSION } from './version.js';
+
+type ExitCodes = typeof import('./exit-codes.js');
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
-    return ExitCode.OK;
+    return 0;
   }
-  const state: RunState = { exitCode: ExitCode.OK, cleanups: [] };
-  let own: Awaited<ReturnType<typeof createProcessDeps>> | undefined;
+  // A real run (no injected deps): V8 caches the compiled code of what loads next, for the runs
+  // after this one (Node >= 22.1; docs/benchmarks.md).
+  if (deps === undefined) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // The rest loads only past that answer, and all at once.
+  const [exits, { createProcessDeps }, { createProgram }] = await Promise.all([
+    import('./exit-codes.js'), import('./deps.js'), import('./program.js'),
+  ]);
+  const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [] };
+  let own: ProcessDeps | undefined;
   let d = deps;
   try {
     if (d === undefined) d = own = await createProcessDeps();
-    const { createProgram } = await import('./program.js');
     await createProgram(d, state).parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    if (isCommanderError(error) && error.exitCode === 0) return ExitCode.OK; // --help
-    return reportError(error, d, wantsJson(argv));
+    if (exits.isCommanderError(error) && error.exitCode === 0) return exits.ExitCode.OK; // --help
+    return reportError(exits, error, d, wantsJson(argv));
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
     own?.dispose();
@@ -36,7 +42,8 @@ function wantsJson(argv: string[]): boolean {
   return args.some((arg, i) => arg === '--json' || arg === '--format=json' || (arg === '--format' && args[i + 1] === 'json'));
 }
 
-function reportError(error: unknown, deps: Deps | undefined, json: boolean): number {
+function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, json: boolean): number {
+  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug } = exits;
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
