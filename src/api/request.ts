@@ -8,7 +8,9 @@
 // all attempts together, never each one (docs/networking.md).
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
+import { toNetworkError } from './network-error.js';
 import { redactBody, redactHeaders } from './redact.js';
+import { describeStatus, formatMs, statusLine } from './status-text.js';
 import { globalDispatcher } from './undici.js';
 
 export interface RetryEvent {
@@ -239,63 +241,6 @@ function tooLarge(method: string, url: URL, maxBytes: number, status: number): R
   });
 }
 
-/** Node and undici error codes to a message that names the fix. */
-export function toNetworkError(error: unknown, method: string, url: URL): NetworkError {
-  const code = findCode(error);
-  const where = `${method} ${url.origin}${url.pathname}`;
-  const init = (message: string, hint: string) => new NetworkError(message, { code, method, url: url.href, cause: error, hint });
-  switch (code) {
-    case 'ECONNREFUSED':
-      return init(`connection refused by ${url.host} (${where})`,
-        'check the base URL and that the service (or `mkt sandbox`) is running, and HTTPS_PROXY/HTTP_PROXY if you use a proxy');
-    case 'ENOTFOUND':
-      return init(`cannot resolve ${url.hostname} (${where})`, 'check the base URL, your DNS, and HTTPS_PROXY/NO_PROXY');
-    case 'EAI_AGAIN':
-      return init(`temporary DNS failure resolving ${url.hostname} (${where})`, 'check your network and DNS, then try again');
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-    case 'EPIPE':
-    case 'ECONNABORTED':
-      return init(`connection reset by ${url.host} (${where})`, 'the connection dropped; try again, or check proxies between you and the service');
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return init(`connecting to ${url.host} timed out (${where})`, 'check the base URL, firewalls, and HTTPS_PROXY/NO_PROXY');
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return init(`certificate signed by an unknown authority: set MKT_CA_FILE to your CA bundle (${where})`,
-        `or pass --ca-file FILE, or set NODE_EXTRA_CA_CERTS; the file must hold the CA (PEM) that issued ${url.hostname}'s certificate`);
-    case 'CERT_HAS_EXPIRED':
-      return init(`the server's certificate has expired (${where})`, 'the server must renew its certificate; check the system clock too');
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return init(`the server's certificate does not match ${url.hostname} (${where})`, 'check the host name in the base URL');
-    case 'EPROTO':
-    case 'ERR_SSL_WRONG_VERSION_NUMBER':
-      return init(`TLS handshake with ${url.host} failed (${where})`, 'check the scheme: http:// or https://');
-    default: {
-      const message = error instanceof Error ? error.message : String(error);
-      // undici's ProxyAgent reports a proxy's refusal only in words.
-      const proxyStatus = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(message);
-      if (proxyStatus) {
-        const status = proxyStatus[1] ?? proxyStatus[2];
-        return init(`the proxy refused to connect to ${url.host} (status ${status}; ${where})`, status === '407'
-          ? 'the proxy wants credentials: put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
-          : 'check HTTPS_PROXY/HTTP_PROXY, and NO_PROXY for hosts the proxy must not handle');
-      }
-      return init(`request failed: ${message} (${where})`, 'check the base URL and your network, then try again');
-    }
-  }
-}
-
-function findCode(error: unknown): string {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (code && code !== 'UND_ERR') return code;
-  }
-  return 'NETWORK';
-}
-
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -314,29 +259,6 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 307: 'Temporary Redirect',
-  308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  413: 'Content Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
-};
-
-/** For messages: `rate limited`, `503 Service Unavailable`. */
-export function describeStatus(status: number): string {
-  return status === 429 ? 'rate limited' : statusLine(status);
-}
-
-/** For debug lines: `200 OK`, `429 Too Many Requests`, `418`. */
-function statusLine(status: number): string {
-  return `${status} ${STATUS_TEXT[status] ?? ''}`.trim();
-}
-
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = ms / 1000;
-  return Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(1)}s`;
 }
 
 function formatBytes(bytes: number): string {

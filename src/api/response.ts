@@ -4,7 +4,8 @@ import {
   ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError, ResponseError, ServerError,
 } from './errors.js';
 import { parseJsonExact } from './json.js';
-import { describeStatus, formatMs, type HttpResponse } from './request.js';
+import type { HttpResponse } from './request.js';
+import { describeStatus, formatMs } from './status-text.js';
 import type { RateLimitInfo } from './types.js';
 
 interface ErrorBody {

@@ -1,0 +1,74 @@
+// Targets 1 and 2 of issue 6: `mkt quotes EURUSD --json` against the running sandbox, wall time and
+// peak memory, each against floor-quotes.js; `mkt --version` against `node -e 0`. On every Node
+// binary found (this one and Node 24).
+import { join } from 'node:path';
+import { alternate } from '../series.js';
+import { rssRun, timeRun } from '../processes.js';
+import { blockedRow, judge } from '../rows.js';
+import { BENCH_DIR } from '../setup.js';
+
+function checkQuotes(stdout) {
+  const body = JSON.parse(stdout.toString('utf8'));
+  if (body.data?.[0]?.symbol !== 'EURUSD') throw new Error(`expected a quote for EURUSD, got ${stdout.toString('utf8').slice(0, 200)}`);
+}
+
+function quotesCommands(ctx, node, env) {
+  return [
+    { label: 'mkt quotes EURUSD --json', file: node.path, args: [ctx.mkt, 'quotes', 'EURUSD', '--json'], env, timeoutMs: 30_000, check: checkQuotes },
+    { label: 'floor-quotes.js EURUSD', file: node.path, args: [join(BENCH_DIR, 'floor-quotes.js'), 'EURUSD'], env, timeoutMs: 30_000, check: checkQuotes },
+  ];
+}
+
+const QUOTES = { target: '1 wall time', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.5, unit: 'ms' };
+const VERSION = { target: '1 wall time', what: 'mkt --version vs node -e 0', kind: 'ratio', op: '<=', limit: 1.3, unit: 'ms' };
+const MEMORY = { target: '2 peak memory', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.3, unit: 'bytes' };
+
+function measured(ctx, spec, node, commands, measure, defaultRuns) {
+  ctx.log(`${spec.target}: ${spec.what} [${node.label}]`);
+  const { series, stoppedEarly } = alternate({ commands, measure, log: ctx.log, ...ctx.series(defaultRuns) });
+  ctx.record(`${spec.target} ${spec.what} [${node.label}]`, series, spec.unit);
+  return judge({ ...spec, node: node.label, a: series[0], b: series[1], note: stoppedEarly ? `${series[0].n} runs (time budget)` : undefined });
+}
+
+async function safely(ctx, spec, node, fn) {
+  if (node.blocked) return blockedRow({ ...spec, node: node.label }, node.blocked);
+  try {
+    return await fn();
+  } catch (error) {
+    ctx.log(`  error: ${error.message}`);
+    return blockedRow({ ...spec, node: node.label }, error.message.split('\n')[0], 'error');
+  }
+}
+
+export async function startup(ctx) {
+  const rows = [];
+  for (const node of ctx.nodes) {
+    rows.push(await safely(ctx, QUOTES, node, async () => {
+      const env = await ctx.clientEnv();
+      return measured(ctx, QUOTES, node, quotesCommands(ctx, node, env), timeRun, 20);
+    }));
+    rows.push(await safely(ctx, VERSION, node, async () => {
+      const env = ctx.env();
+      const commands = [
+        { label: 'mkt --version', file: node.path, args: [ctx.mkt, '--version'], env, timeoutMs: 30_000, check: (out) => {
+          if (!/\d+\.\d+\.\d+/.test(out.toString('utf8'))) throw new Error(`mkt --version printed ${JSON.stringify(out.toString('utf8'))}`);
+        } },
+        { label: 'node -e 0', file: node.path, args: ['-e', '0'], env, timeoutMs: 30_000 },
+      ];
+      return measured(ctx, VERSION, node, commands, timeRun, 20);
+    }));
+  }
+  return rows;
+}
+
+export async function memory(ctx) {
+  const rows = [];
+  for (const node of ctx.nodes) {
+    rows.push(await safely(ctx, MEMORY, node, async () => {
+      const env = await ctx.clientEnv();
+      const method = ctx.rssMethod();
+      return measured(ctx, MEMORY, node, quotesCommands(ctx, node, env), (cmd) => rssRun(cmd, method), 10);
+    }));
+  }
+  return rows;
+}
