@@ -36,6 +36,8 @@ export function parseTokenResponse(json: unknown, where: { method: string; url: 
   });
   if (record === undefined) throw fail('a body that is not a JSON object; expected a token response');
   if (accessToken === undefined) throw fail('no access_token in its response');
+  // A bearer token is visible ASCII (RFC 6750 §2.1); anything else would break the header, or a terminal.
+  if (!/^[\x21-\x7e]+$/.test(accessToken)) throw fail('an access_token with characters a bearer token cannot have');
   const tokenType = text(record.token_type) ?? 'Bearer';
   if (tokenType.toLowerCase() !== 'bearer') throw fail(`a token of type "${tokenType.slice(0, 40)}"; only Bearer tokens are supported`);
   const rawExpires = record.expires_in;

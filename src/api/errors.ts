@@ -74,7 +74,7 @@ export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
 }
 
-/** 5xx after retries, and any other status the client cannot act on. */
+/** 5xx, after the retries for those that are retried. */
 export class ServerError extends ApiError {
   override name = 'ServerError';
 }
@@ -85,7 +85,7 @@ export interface NetworkErrorInit extends ErrorDetails {
   url: string;
 }
 
-/** The request did not complete: refused, reset, DNS, TLS, timeout, oversized response. */
+/** The request did not complete: refused, reset, DNS, TLS, timeout. */
 export class NetworkError extends MktError {
   override name = 'NetworkError';
   method: string;

@@ -3,8 +3,9 @@
 import { AbortError, ResponseError } from './errors.js';
 import { endpoint } from './auth.js';
 import { JsonNumber } from './json.js';
+import { stripControl } from '../render/text.js';
 import { createRateBudget, type RateBudget } from './rate-budget.js';
-import { sendRequest, type HttpOptions } from './request.js';
+import { createWaitBudget, DEFAULTS, sendRequest, type HttpOptions } from './request.js';
 import { displayUrl, errorFromResponse, readJson, readRateLimit } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 
@@ -36,7 +37,9 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
   const parent = http.signal;
   const onAbort = () => controller.abort();
   parent?.addEventListener('abort', onAbort, { once: true });
-  const shared: HttpOptions = { ...http, signal: controller.signal };
+  // One --max-wait for the whole call: every batch's retries and the rate budget's waits spend from it.
+  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs);
+  const shared: HttpOptions = { ...http, signal: controller.signal, waitBudget };
   const budget = createRateBudget(shared);
 
   const results: Array<BatchResult | undefined> = new Array(batches.length);
@@ -88,7 +91,12 @@ async function fetchBatch(http: HttpOptions, request: QuotesRequest, symbols: st
   const rateLimit = readRateLimit(response.headers, (http.now ?? Date.now)());
   budget.update(rateLimit);
   if (response.status < 200 || response.status >= 300) {
-    throw errorFromResponse(response, { organizationId: request.organizationId, maxWaitMs: http.maxWaitMs, now: http.now });
+    // "asks to wait 5s, longer than --max-wait 2s" only when that one wait is longer; when the
+    // earlier waits of this call used up the budget, the message keeps to the time to try again.
+    const waitAlonePassesCap = http.maxWaitMs !== undefined && (response.retryAfterMs ?? 0) > http.maxWaitMs;
+    throw errorFromResponse(response, {
+      organizationId: request.organizationId, maxWaitMs: waitAlonePassesCap ? http.maxWaitMs : undefined, now: http.now,
+    });
   }
   const json = await readJson(response, 'a JSON object with a data array of quotes');
   return { quotes: parseQuotes(json, response.url), attempts: response.attempts, rateLimit };
@@ -131,14 +139,14 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
 
 /** The exact text of a price sent as a JSON number (already checked by the parser) or a numeric string. */
 function priceText(value: unknown): string | undefined {
-  if (value instanceof JsonNumber) return value.source;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  return DECIMAL.test(text) ? text : undefined;
+  const text = value instanceof JsonNumber ? value.source : typeof value === 'string' ? value.trim() : undefined;
+  return text !== undefined && DECIMAL.test(text) ? text : undefined;
 }
 
 /** JSON's number grammar: what a price may look like, as a number or a numeric string. */
-export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// The exponent is capped at three digits: 1e600000000 is valid JSON, and writing it out in plain
+// notation for the table would take all the memory there is.
+export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 function kind(value: unknown): string {
@@ -150,7 +158,7 @@ function kind(value: unknown): string {
 }
 
 function printable(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const clean = stripControl(text);
   return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
 }
 

@@ -6,11 +6,11 @@
 // figure is taken to leave out every request still in flight (the server may not have counted them
 // yet). Within one window the estimate only ever goes down, so a late response carrying an older,
 // higher figure cannot raise it.
-import { sleep, type HttpOptions } from './request.js';
+import { createWaitBudget, DEFAULTS, sleep, type HttpOptions } from './request.js';
 import type { RateLimitInfo } from './types.js';
 
 export interface RateBudget {
-  /** Waits, when the window is spent, until it resets (within the caller's --max-wait). */
+  /** Waits, when the window is spent, until it resets (within what is left of the caller's --max-wait). */
   acquire(): Promise<void>;
   release(): void;
   update(info: RateLimitInfo | undefined): void;
@@ -22,14 +22,15 @@ const SAME_WINDOW_MS = 1000;
 export function createRateBudget(http: HttpOptions): RateBudget {
   const now = http.now ?? Date.now;
   const wait = http.sleep ?? sleep;
-  const maxWaitMs = http.maxWaitMs ?? 30_000;
+  // The same budget as the retries of the requests it paces (getQuotes passes one), so that
+  // --max-wait caps the command's waiting in all.
+  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs);
   /** Requests that may still be sent in this window; undefined while the service has not said. */
   let remaining: number | undefined;
   let limit: number | undefined;
   /** When the window resets, in `now()` milliseconds; undefined when the service has not said. */
   let resetAt: number | undefined;
   let inFlight = 0;
-  let waited = 0;
   /** The one wait for the reset that every worker shares, so it counts once against --max-wait. */
   let pause: Promise<void> | undefined;
 
@@ -49,12 +50,11 @@ export function createRateBudget(http: HttpOptions): RateBudget {
           continue;
         }
         if (pause === undefined) {
-          // Longer than the caller allows: let the server decide (a 429 carries Retry-After, and
-          // the retry policy fails at once with the time to try again).
-          if (waited + waitMs > maxWaitMs) break;
+          // Longer than what is left of --max-wait: let the server decide (a 429 carries
+          // Retry-After, and the retry policy fails at once with the time to try again).
+          if (!waitBudget.reserve(waitMs)) break;
           http.onDebug?.(`* rate budget spent (RateLimit-Remaining: ${remaining}); waiting ${waitMs} ms for the window to reset`);
           http.onThrottle?.(waitMs);
-          waited += waitMs;
           pause = wait(waitMs, http.signal).finally(() => {
             pause = undefined;
           });

@@ -1,4 +1,6 @@
 // Secrets never reach debug output: these names are redacted in headers, JSON bodies and form bodies.
+import { safeJson } from '../render/text.js';
+
 const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey',
   'api_key', 'client_secret', 'client_assertion', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);
 
@@ -28,7 +30,7 @@ export function redactBody(body: string, contentType: string | undefined): strin
     return params.toString();
   }
   try {
-    return JSON.stringify(redactValue(JSON.parse(body)));
+    return safeJson(redactValue(JSON.parse(body)));
   } catch {
     // Not JSON: an HTML error page or plain text could echo anything, so show only its size.
     return `(${Buffer.byteLength(body)} bytes of ${type || 'unknown type'}, not shown)`;

@@ -10,7 +10,8 @@ import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { toNetworkError } from './network-error.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { describeStatus, formatMs, statusLine } from './status-text.js';
+import { formatDuration } from '../render/clock.js';
+import { describeStatus, statusLine } from './status-text.js';
 import { globalDispatcher } from './undici.js';
 
 export interface RetryEvent {
@@ -31,8 +32,13 @@ export interface HttpOptions {
   timeoutMs?: number;
   /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
   retries?: number;
-  /** The most time spent waiting between attempts, in all. Default 30 s. */
+  /** The most time one call (sendRequest, or getQuotes with all its batches) spends waiting, in all. Default 30 s. */
   maxWaitMs?: number;
+  /**
+   * Where that waiting is counted. getQuotes makes one for all its batches and the rate budget;
+   * sendRequest makes its own from maxWaitMs when none is given. Pass one to share it across calls.
+   */
+  waitBudget?: WaitBudget;
   /** Larger responses are refused. Default 32 MiB. */
   maxResponseBytes?: number;
   signal?: AbortSignal;
@@ -68,6 +74,32 @@ export interface HttpResponse {
   gaveUpOnBudget: boolean;
 }
 
+/** The time one command may spend waiting (retry waits and rate-budget waits), in all: --max-wait. */
+export interface WaitBudget {
+  readonly maxMs: number;
+  readonly spentMs: number;
+  /**
+   * Takes `ms` if it still fits and says whether it did. Checking and taking in one call, before the
+   * wait starts, so that batches waiting at the same time cannot both take the last of it.
+   */
+  reserve(ms: number): boolean;
+}
+
+export function createWaitBudget(maxMs: number): WaitBudget {
+  let spentMs = 0;
+  return {
+    maxMs,
+    get spentMs() {
+      return spentMs;
+    },
+    reserve(ms) {
+      if (spentMs + ms > maxMs) return false;
+      spentMs += ms;
+      return true;
+    },
+  };
+}
+
 export const DEFAULTS = {
   timeoutMs: 15_000,
   retries: 2,
@@ -85,12 +117,11 @@ const BACKOFF_CAP_MS = 8_000;
 
 export async function sendRequest(options: HttpOptions, request: HttpRequest): Promise<HttpResponse> {
   const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
-  const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
+  const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULTS.maxWaitMs);
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const wait = options.sleep ?? sleep;
   const dispatcher = options.dispatcher ?? (await globalDispatcher());
-  let waited = 0;
 
   for (let attempt = 1; ; attempt++) {
     let outcome: HttpResponse | NetworkError;
@@ -106,7 +137,7 @@ export async function sendRequest(options: HttpOptions, request: HttpRequest): P
     if (attempt > retries) return finish(outcome, attempt, retryAfterMs);
     const backoff = Math.round(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
     const waitMs = retryAfterMs ?? backoff;
-    if (waited + waitMs > maxWaitMs) return finish(outcome, attempt, retryAfterMs, true);
+    if (!budget.reserve(waitMs)) return finish(outcome, attempt, retryAfterMs, true);
 
     const reason = outcome instanceof NetworkError ? shortReason(outcome.code) : describeStatus(outcome.status);
     options.onRetry?.({ attempt: attempt + 1, retries, waitMs, reason, status: outcome instanceof NetworkError ? undefined : outcome.status });
@@ -116,7 +147,6 @@ export async function sendRequest(options: HttpOptions, request: HttpRequest): P
     } catch {
       throw new AbortError();
     }
-    waited += waitMs;
   }
 }
 
@@ -219,7 +249,7 @@ async function attemptOnce(
     if (parent?.aborted) throw new AbortError('interrupted', { cause: error });
     if (timedOut) {
       debug?.(`< timed out after ${timeoutMs} ms`);
-      throw new TimeoutError(`${where} did not complete within ${formatMs(timeoutMs)}`, {
+      throw new TimeoutError(`${where} did not complete within ${formatDuration(timeoutMs)}`, {
         code: 'TIMEOUT', method, url: url.href, cause: error,
         hint: 'the service or the network is slow or unreachable; raise --timeout (MKT_TIMEOUT) or try again',
       });

@@ -5,7 +5,8 @@ import {
 } from './errors.js';
 import { parseJsonExact } from './json.js';
 import type { HttpResponse } from './request.js';
-import { describeStatus, formatMs } from './status-text.js';
+import { formatDuration } from '../render/clock.js';
+import { describeStatus } from './status-text.js';
 import type { RateLimitInfo } from './types.js';
 
 interface ErrorBody {
@@ -89,7 +90,7 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext 
       let asked = '';
       if (status >= 500 && response.retryAfterMs !== undefined) {
         hint = `the service is having trouble; try again after ${tryAgainAt(response.retryAfterMs, context)}`;
-        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatMs(context.maxWaitMs)}`;
+        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
       }
       return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint });
     }
@@ -105,7 +106,7 @@ function rateLimited(
   let hint = 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)';
   if (wait !== undefined) {
     if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) {
-      message += `; the service asks to wait ${roundUpSeconds(wait)}, longer than --max-wait ${formatMs(context.maxWaitMs)}`;
+      message += `; the service asks to wait ${roundUpSeconds(wait)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
     }
     hint = `try again after ${tryAgainAt(wait, context)}`;
   }
@@ -118,8 +119,9 @@ function tryAgainAt(waitMs: number, context: ErrorContext): string {
   return `${at.toISOString().slice(11, 19)} UTC (in ${roundUpSeconds(waitMs)})`;
 }
 
+/** Whole seconds, rounded up, as Retry-After counts them: `in 120s`. */
 function roundUpSeconds(ms: number): string {
-  return formatMs(Math.ceil(ms / 1000) * 1000);
+  return `${Math.ceil(ms / 1000)}s`;
 }
 
 function codeText(code: string | undefined): string {

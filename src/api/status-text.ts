@@ -1,4 +1,4 @@
-// HTTP statuses and durations as they appear in messages and debug lines.
+// HTTP statuses as they appear in messages and debug lines.
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 307: 'Temporary Redirect',
@@ -15,10 +15,4 @@ export function describeStatus(status: number): string {
 /** For debug lines: `200 OK`, `429 Too Many Requests`, `418`. */
 export function statusLine(status: number): string {
   return `${status} ${STATUS_TEXT[status] ?? ''}`.trim();
-}
-
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = ms / 1000;
-  return Number.isInteger(seconds) ? `${seconds}s` : `${seconds.toFixed(1)}s`;
 }

@@ -1,7 +1,7 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { clientCredentials } from '../api/auth.js';
+import { clientCredentials, ORGANIZATION_PATTERN } from '../api/auth.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
 import type { TokenRecord, TokenSource } from '../config/store.js';
@@ -30,7 +30,7 @@ export async function readSecret(deps: Deps, source: SecretSource): Promise<{ va
     if (deps.io.stdinIsTTY) {
       throw new UsageError(`${source.stdinFlag} reads the ${source.label} from standard input, which is a terminal`, `pipe it in: ${source.example}`);
     }
-    const value = (await readAll(deps.io.stdin, 64 * 1024)).trim();
+    const value = (await readAll(deps.io.stdin, `the ${source.label} on standard input`, 64 * 1024, deps.signal)).trim();
     if (value === '') throw new UsageError(`${source.stdinFlag} was given but standard input was empty`, `pipe the ${source.label} in: ${source.example}`);
     return { value, from: 'standard input' };
   }
@@ -96,8 +96,13 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
   const settings = resolveSettings(deps, flags);
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
   const requireOrg = () => {
-    if (!settings.org.value) throw new UsageError('no organization set for this request', ORG_HINT);
-    return settings.org.value;
+    const org = settings.org.value;
+    if (!org) throw new UsageError('no organization set for this request', ORG_HINT);
+    // Checked here too: a value with a line break or an escape would otherwise fail as a header.
+    if (!ORGANIZATION_PATTERN.test(org)) {
+      throw new UsageError(`the organization ${JSON.stringify(org.slice(0, 80))} (from ${settings.org.source}) is not of the form org_<id>`, ORG_HINT);
+    }
+    return org;
   };
   const token = settings.token;
   if (token.kind === 'env' && token.value) return { baseUrl, organizationId: requireOrg(), accessToken: token.value.access_token, settings };

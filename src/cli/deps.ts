@@ -25,6 +25,8 @@ export interface Deps {
 export interface ProcessDeps extends Deps {
   /** Removes the signal handlers; main calls it when the command is done. */
   dispose(): void;
+  /** A failure writing stdout (a full disk, say), for main to report; a closed pipe is not one. */
+  outputError(): Error | undefined;
 }
 
 /** The real process: stdio, process.env, the system clock, SIGINT/SIGTERM. */
@@ -46,9 +48,11 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
       return promptOnTerminal(question, options, controller.signal);
     },
   };
-  // A piped reader that goes away (`mkt quotes | head -1`) is not an error worth a stack trace.
+  // A piped reader that goes away (`mkt quotes | head -1`) is not an error worth a stack trace;
+  // anything else is kept for main to report with an exit code.
+  let outputError: Error | undefined;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') outputError ??= error;
   });
   // The first Ctrl-C aborts what is under way (exit 130); a second one ends the process at once.
   const onSignal = (name: NodeJS.Signals) => {
@@ -80,6 +84,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
     sleep,
     random: Math.random,
     dispose,
+    outputError: () => outputError,
   };
 }
 

@@ -1,37 +1,30 @@
-// Errors that only the command line raises. The library's errors live in src/api/errors.ts.
+// Errors that only the command line raises. The library's errors live in src/api/errors.ts; all
+// share MktError's shape (a stable code, a message, a hint), so main words them all alike.
+import { MktError } from '../api/errors.js';
 
 /** Bad flags, arguments or local input: exit 2. */
-export class UsageError extends Error {
+export class UsageError extends MktError {
   override name = 'UsageError';
-  code = 'USAGE';
-  hint: string | undefined;
 
   constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
+    super('USAGE', message, { hint });
   }
 }
 
 /** No usable stored or supplied credentials: exit 4. */
-export class CredentialsError extends Error {
+export class CredentialsError extends MktError {
   override name = 'CredentialsError';
-  code = 'NOT_AUTHENTICATED';
-  hint: string | undefined;
 
   constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
+    super('NOT_AUTHENTICATED', message, { hint });
   }
 }
 
 /** The answer came back but is incomplete (missing or stale quotes under --strict): exit 3. */
-export class IncompleteError extends Error {
+export class IncompleteError extends MktError {
   override name = 'IncompleteError';
-  code = 'INCOMPLETE';
-  hint: string | undefined;
 
   constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
+    super('INCOMPLETE', message, { hint });
   }
 }

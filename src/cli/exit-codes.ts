@@ -46,8 +46,7 @@ export function exitCodeFor(error: unknown): number {
 export function errorCodeFor(error: unknown): string {
   if (isCommanderError(error)) return 'USAGE';
   if (error instanceof InterruptSignal) return 'INTERRUPTED';
-  if (error instanceof MktError || error instanceof UsageError || error instanceof CredentialsError
-    || error instanceof IncompleteError || error instanceof ConfigError) return error.code;
+  if (error instanceof MktError) return error.code;
   return 'INTERNAL';
 }
 
@@ -65,5 +64,5 @@ export function isCommanderError(error: unknown): error is Error & { code: strin
 }
 
 // What main needs to word an error, loaded with the rest of this module after the fast paths.
-export { stripControl } from '../render/text.js';
+export { safeJson, stripControl } from '../render/text.js';
 export { isDebug } from './io.js';

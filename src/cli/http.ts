@@ -11,6 +11,7 @@ import { VERSION } from './version.js';
 import { parseCount, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
+import { formatDuration } from '../render/clock.js';
 import type { RunState } from './program.js';
 
 export interface NetworkFlags {
@@ -25,7 +26,7 @@ export function addNetworkOptions(command: Command): Command {
   return command
     .option('--timeout <duration>', 'per attempt, covering connect, headers and body (env MKT_TIMEOUT)', undefined)
     .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
-    .option('--max-wait <duration>', 'the most time spent waiting between retries, in all (env MKT_MAX_WAIT)')
+    .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT)')
     .option('--ca-file <path>', 'extra PEM CA certificates to trust (env MKT_CA_FILE)')
     .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)');
 }
@@ -65,10 +66,10 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     random: deps.random,
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
     onRetry: announce
-      ? (event) => deps.io.stderr.write(`${line}${event.reason}; retrying in ${formatWait(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
+      ? (event) => deps.io.stderr.write(`${line}${event.reason}; retrying in ${formatDuration(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
       : undefined,
     onThrottle: announce
-      ? (waitMs) => deps.io.stderr.write(`${line}close to the rate limit; waiting ${formatWait(waitMs)} for the window to reset\n`)
+      ? (waitMs) => deps.io.stderr.write(`${line}close to the rate limit; waiting ${formatDuration(waitMs)} for the window to reset\n`)
       : undefined,
     onDebug,
   };
@@ -84,9 +85,6 @@ function preferBaselineWasm(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
 
-function formatWait(ms: number): string {
-  return ms < 1000 ? `${ms}ms` : `${Math.ceil(ms / 1000)}s`;
-}
 
 async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, onDebug: ((line: string) => void) | undefined,

@@ -2,6 +2,7 @@
 // Startup is paid on every run (docs/benchmarks.md): this module stays small, and the program,
 // commander and the config store load only once a command needs them.
 import module from 'node:module';
+import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
 import type { RunState } from './program.js';
 import { VERSION } from './version.js';
@@ -23,17 +24,24 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
   const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [] };
   let own: ProcessDeps | undefined;
   let d = deps;
+  let code: number;
   try {
     if (d === undefined) d = own = await createProcessDeps();
     await createProgram(d, state).parseAsync(argv, { from: 'user' });
-    return state.exitCode;
+    code = state.exitCode;
   } catch (error) {
-    if (exits.isCommanderError(error) && error.exitCode === 0) return exits.ExitCode.OK; // --help
-    return reportError(exits, error, d, wantsJson(argv));
+    code = exits.isCommanderError(error) && error.exitCode === 0 ? exits.ExitCode.OK : reportError(exits, error, d, wantsJson(argv));
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
     own?.dispose();
   }
+  if (own !== undefined && code === exits.ExitCode.OK) {
+    // A failed write to stdout is reported on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    const failed = own.outputError();
+    if (failed) code = reportError(exits, new MktError('OUTPUT', `cannot write to standard output: ${failed.message}`), d, wantsJson(argv));
+  }
+  return code;
 }
 
 function wantsJson(argv: string[]): boolean {
@@ -43,7 +51,7 @@ function wantsJson(argv: string[]): boolean {
 }
 
 function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, json: boolean): number {
-  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug } = exits;
+  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug, safeJson } = exits;
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
@@ -60,7 +68,7 @@ function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, j
   hint = hint === undefined ? undefined : stripControl(hint);
 
   if (json) {
-    stderr.write(`${JSON.stringify({
+    stderr.write(`${safeJson({
       error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null },
     })}\n`);
   } else {

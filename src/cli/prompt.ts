@@ -1,10 +1,19 @@
 // Interactive prompts on a terminal, loaded only when a command has to ask.
 import input from '@inquirer/input';
 import password from '@inquirer/password';
+import { AbortError } from '../api/errors.js';
 import type { PromptOptions } from './io.js';
 
 export async function promptOnTerminal(question: string, options: PromptOptions, signal: AbortSignal): Promise<string> {
   const context = { input: process.stdin, output: process.stderr, signal, clearPromptOnDone: false };
-  if (options.mask) return password({ message: question, mask: '*' }, context);
-  return input({ message: question }, context);
+  try {
+    if (options.mask) return await password({ message: question, mask: '*' }, context);
+    return await input({ message: question }, context);
+  } catch (error) {
+    // Ctrl-C at a prompt (inquirer's ExitPromptError, or our signal's AbortPromptError) is an
+    // interrupt like any other: exit 130.
+    const name = (error as Error).name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new AbortError('interrupted', { cause: error });
+    throw error;
+  }
 }

@@ -105,7 +105,8 @@ export function checkBaseUrl(deps: Deps, value: string, source: string): string 
 
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  // Only names that cannot leave the machine: a `*.localhost` name goes to the resolver like any other.
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 export const ORG_HINT = 'pass --org org_<id>, set MKT_ORG, or run `mkt config set org org_<id>`';

@@ -56,9 +56,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
 async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
-    return readAll(deps.io.stdin, MAX_FILE_BYTES).catch((error: Error) => {
-      throw new UsageError(`cannot read symbols from standard input: ${error.message}`);
-    });
+    return readAll(deps.io.stdin, 'the symbols on standard input', MAX_FILE_BYTES, deps.signal);
   }
   try {
     const stat = fs.statSync(file);

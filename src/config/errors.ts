@@ -1,13 +1,11 @@
-// The store's one error, apart from the store so that main can map it without loading conf.
+// The store's one error, apart from the store so that main can map it without loading the store.
+import { MktError } from '../api/errors.js';
 
 /** The config file cannot be used: not JSON, not mkt's shape, or not readable. Exit 2. */
-export class ConfigError extends Error {
+export class ConfigError extends MktError {
   override name = 'ConfigError';
-  code = 'CONFIG';
-  hint: string | undefined;
 
   constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
+    super('CONFIG', message, { hint });
   }
 }

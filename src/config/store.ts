@@ -1,6 +1,7 @@
 // The credential and settings store: one JSON file written through conf, mode 0600 in a 0700
-// directory. conf writes atomically (a temporary file renamed into place), so parallel writers
-// leave a valid file; the last writer wins. Reading is what conf's own read is, JSON.parse of the
+// directory. conf writes atomically (a temporary file renamed into place), so a reader never sees
+// half a file; a lock file around each read-modify-write keeps parallel writers from losing each
+// other's changes. Reading is what conf's own read is, JSON.parse of the
 // file, done here so that the commands that only read (every `mkt quotes`) do not load conf and
 // its dependencies: about 10 ms of each run (docs/benchmarks.md). Reads never create anything.
 import fs from 'node:fs';
@@ -45,6 +46,8 @@ export interface ConfigStoreOptions {
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+const LOCK_WAIT_MS = 10_000;
+const LOCK_STALE_MS = 10_000;
 
 /** Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. */
 export function defaultConfigDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -89,18 +92,17 @@ export class ConfigStore {
     try {
       data = JSON.parse(text);
     } catch (error) {
-      throw this.#corrupt(error);
+      // V8's message quotes the text around the fault, which may be a token: give only where it is.
+      throw new ConfigError(`the config file ${this.path} is not valid JSON (${locate(text, error)})`, this.#fixHint());
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new ConfigError(`the config file ${this.path} does not hold mkt settings (not a JSON object)`,
-        `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`);
+      throw new ConfigError(`the config file ${this.path} does not hold mkt settings (not a JSON object)`, this.#fixHint());
     }
     const profiles = (data as ConfigData).profiles;
     const valid = profiles === undefined || (typeof profiles === 'object' && profiles !== null && !Array.isArray(profiles)
       && Object.values(profiles).every((profile) => typeof profile === 'object' && profile !== null && !Array.isArray(profile)));
     if (!valid) {
-      throw new ConfigError(`the config file ${this.path} does not hold mkt settings ("profiles" must map names to objects)`,
-        `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`);
+      throw new ConfigError(`the config file ${this.path} does not hold mkt settings ("profiles" must map names to objects)`, this.#fixHint());
     }
     return data as ConfigData;
   }
@@ -113,19 +115,46 @@ export class ConfigStore {
     return Object.keys(this.read().profiles ?? {}).sort();
   }
 
-  /** Read-modify-write of one profile; `undefined` from `change` removes the profile. */
+  /**
+   * Read-modify-write of one profile under a lock file, so that parallel runs changing different
+   * profiles (or the same one) lose nothing; `undefined` from `change` removes the profile.
+   */
   async updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): Promise<void> {
-    const data = this.read();
+    this.read(); // a corrupt file is reported before anything is created
     const conf = await this.#open();
-    const profiles = { ...data.profiles };
-    const next = change({ ...profiles[name] });
-    if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
-    else profiles[name] = next;
-    this.#write(conf, { ...data, profiles });
+    await this.#locked(() => {
+      const data = this.read();
+      const profiles = { ...data.profiles };
+      const next = change({ ...profiles[name] });
+      if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
+      else profiles[name] = next;
+      this.#write(conf, { ...data, profiles });
+    });
   }
 
-  async write(data: ConfigData): Promise<void> {
-    this.#write(await this.#open(), data);
+  /** Runs `work` holding config.json.lock (created exclusively; a lock older than 10 s is stale). */
+  async #locked(work: () => void): Promise<void> {
+    const lock = `${this.path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        fs.closeSync(fs.openSync(lock, 'wx', FILE_MODE));
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.#corrupt(error);
+      }
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+      else if (Date.now() > deadline) {
+        throw new ConfigError(`another mkt has been writing ${this.path} for ${Math.round(LOCK_WAIT_MS / 1000)} s (${lock} exists)`,
+          `if no other mkt is running, remove ${lock}`);
+      } else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+    try {
+      work();
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
   }
 
   #write(conf: Conf<ConfigData>, data: ConfigData): void {
@@ -174,13 +203,12 @@ export class ConfigStore {
     }
   }
 
+  #fixHint(): string {
+    return `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`;
+  }
+
   #corrupt(error: unknown): Error {
-    if (error instanceof SyntaxError) {
-      return new ConfigError(
-        `the config file ${this.path} is not valid JSON (${error.message})`,
-        `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`,
-      );
-    }
+    if (error instanceof SyntaxError) return new ConfigError(`the config file ${this.path} is not valid JSON`, this.#fixHint());
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR' || code === 'ENOTDIR') {
       return new ConfigError(
@@ -190,6 +218,15 @@ export class ConfigStore {
     }
     return error as Error;
   }
+}
+
+/** Line and column of a JSON.parse failure, without quoting the text. */
+function locate(text: string, error: unknown): string {
+  const position = Number(/position (\d+)/.exec(String((error as Error).message))?.[1]);
+  if (!Number.isInteger(position)) return 'it cannot be parsed';
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  return `at line ${line}, column ${position - before.lastIndexOf('\n')}`;
 }
 
 function modeOf(target: string): number | undefined {

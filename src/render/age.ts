@@ -9,3 +9,8 @@ export function formatAge(ms: number): string {
   if (hours < 48) return minutes % 60 === 0 ? `${hours}h` : `${hours}h ${minutes % 60}m`;
   return `${Math.floor(hours / 24)}d`;
 }
+
+/** A quote is stale when its timestamp is more than `maxAgeMs` before `now`. */
+export function isStale(timestamp: string, now: number, maxAgeMs: number): boolean {
+  return now - Date.parse(timestamp) > maxAgeMs;
+}

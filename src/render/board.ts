@@ -4,7 +4,7 @@
 // the terminal's size in, lines out; src/cli/watch draws them.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Quote, RateLimitInfo } from '../api/types.js';
-import { formatClock, formatInterval } from './clock.js';
+import { formatClock, formatDuration } from './clock.js';
 import { alignDecimals } from './decimal.js';
 import type { PriceChange, QuoteChange } from './changes.js';
 import { sparkline } from './sparkline.js';
@@ -163,7 +163,7 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number): str
   const parts = [
     status.updatedAt === undefined ? 'no quotes yet' : `updated ${formatClock(status.updatedAt)}`,
     `poll ${status.polls}`,
-    `every ${formatInterval(status.intervalMs)}`,
+    `every ${formatDuration(status.intervalMs)}`,
   ];
   const { limit, remaining } = status.rateLimit ?? {};
   if (remaining !== undefined) parts.push(limit === undefined ? `${remaining} requests left` : `${remaining}/${limit} left`);

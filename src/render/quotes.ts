@@ -2,7 +2,7 @@
 // the digits the service sent, as JSON numbers, so this builds JSON text itself instead of calling
 // JSON.stringify on floats.
 import type { Quote } from '../api/types.js';
-import { stripControl } from './text.js';
+import { safeJson, stripControl } from './text.js';
 
 export interface QuotesView {
   data: readonly Quote[];
@@ -14,7 +14,7 @@ export interface QuotesView {
 // Symbols and timestamps are nearly always plain printable ASCII; those need no escaping, and
 // skipping JSON.stringify for them matters at 10,000 quotes.
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : safeJson(text));
 
 function quoteObject(quote: Quote, indent: string): string {
   if (indent === '') {

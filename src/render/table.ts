@@ -5,7 +5,7 @@
 // 0.3 s for 1,000 rows, 2 s for 4,000, 8 to 10 s for 10,000 (docs/benchmarks.md); this is linear.
 import { Chalk } from 'chalk';
 import type { Quote } from '../api/types.js';
-import { formatAge } from './age.js';
+import { formatAge, isStale } from './age.js';
 import { alignDecimals, compare, fractionDigits, padFraction, subtract } from './decimal.js';
 import { stripControl } from './text.js';
 
@@ -36,7 +36,7 @@ export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'n
     const notes: string[] = [];
     if (order > 0) notes.push('crossed');
     else if (order === 0) notes.push('locked');
-    if (options.maxAgeMs !== undefined && ageMs > options.maxAgeMs) notes.push('stale');
+    if (options.maxAgeMs !== undefined && isStale(quote.timestamp, options.now, options.maxAgeMs)) notes.push('stale');
     return {
       symbol: stripControl(quote.symbol),
       bid: padFraction(quote.bid, precision),

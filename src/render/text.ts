@@ -14,3 +14,12 @@ export function hasControl(text: string): boolean {
   CONTROL.lastIndex = 0;
   return found;
 }
+
+// In JSON text, the characters JSON.stringify leaves as they are that a terminal would still act on
+// (DEL, C1 controls such as CSI, the line and paragraph separators, bidi overrides).
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON.stringify, with those characters written as \uXXXX escapes: the same value, safe to show. */
+export function safeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -72,6 +72,13 @@ describe('the built bin', () => {
     expect(out).toBe('{\n  "data"');
   });
 
+  it('a stdout that cannot be written (a full disk) is exit 1 with a message, not silence', async () => {
+    const errors = path.join(tempDir(), 'stderr.txt');
+    const status = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" help exit-codes > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
+    expect(status).toBe('1');
+    expect(fs.readFileSync(errors, 'utf8')).toMatch(/^error: cannot write to standard output: ENOSPC/);
+  });
+
   it('20 parallel `mkt token` runs leave a valid, private config file', async () => {
     const config = tempDir();
     const env = { MKT_CONFIG_DIR: config, MKT_BASE_URL: sandbox.url, MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' };
@@ -79,7 +86,8 @@ describe('the built bin', () => {
     expect(runs.map((run) => run.code)).toEqual(Array(20).fill(0));
     const file = path.join(config, 'config.json');
     const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(data.profiles).length).toBeGreaterThanOrEqual(1);
+    // Every writer's profile is there: the lock keeps parallel read-modify-writes from losing any.
+    expect(Object.keys(data.profiles).sort()).toEqual(['p0', 'p1', 'p2', 'p3']);
     for (const profile of Object.values(data.profiles) as Array<{ token: { access_token: string } }>) expect(profile.token.access_token).toMatch(/\S{20,}/);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(config)).toEqual(['config.json']);
@@ -166,6 +174,30 @@ describe('a real terminal', () => {
       await waitFor(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '');
       expect(fs.readFileSync(done, 'utf8').trim()).toBe('0');
       expect(tmux('capture-pane', '-p')).toContain('Logged in to');
+    } finally {
+      try {
+        tmux('kill-server');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it.runIf(hasTmux)('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
+    const config = tempDir();
+    const socket = `mkt-prompt-int-${process.pid}`;
+    const done = path.join(config, 'exit');
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]).toString();
+    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} "${process.execPath}" "${BIN}" login --org org_demo; echo $? > ${done}`;
+    tmux('new-session', '-d', '-x', '120', '-y', '20', 'sh', '-c', `${command}; sleep 5`);
+    try {
+      await waitFor(() => tmux('capture-pane', '-p').includes('API key'));
+      tmux('send-keys', '-l', 'demo.de');
+      tmux('send-keys', 'C-c');
+      await waitFor(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '');
+      expect(fs.readFileSync(done, 'utf8').trim()).toBe('130');
+      expect(tmux('capture-pane', '-p')).toContain('error: interrupted');
+      expect(fs.existsSync(path.join(config, 'config.json'))).toBe(false);
     } finally {
       try {
         tmux('kill-server');

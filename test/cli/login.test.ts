@@ -2,6 +2,7 @@
 // validation before any request, the service's refusals, and what gets stored.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
@@ -94,6 +95,23 @@ describe('mkt login', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toContain(key.split('.')[1]);
     expect(fs.existsSync(path.join(result.configDir, 'config.json'))).toBe(false);
+  });
+
+  it('refuses more than 64 KiB on standard input with exit 2, not a crash', async () => {
+    const result = await runCli(['login', '--with-api-key', '--org', 'org_demo', '--base-url', NOWHERE], { stdin: 'x'.repeat(70_000) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: the API key on standard input is larger than 64 KiB');
+  });
+
+  it('stops reading standard input at once on Ctrl-C: exit 130', async () => {
+    const controller = new AbortController();
+    const never = new PassThrough();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const result = await runCli(['login', '--with-api-key', '--org', 'org_demo', '--base-url', NOWHERE], { stdin: never, signal: controller.signal });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toBe('error: interrupted\n');
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('warns that MKT_TOKEN overrides the stored token', async () => {

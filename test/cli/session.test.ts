@@ -254,4 +254,25 @@ describe('a corrupt config file', () => {
     }
     expect(fs.readFileSync(configFile(), 'utf8')).toBe('{"profiles": {"default": {');
   });
+
+  it('says where the fault is without quoting the file, which may hold a token', async () => {
+    fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(), '{"profiles": {"default": {"token": {"access_token": SUPERSECRETTOKEN}}}}', { mode: 0o600 });
+    const result = await run(['status']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is not valid JSON \((at line 1, column \d+|it cannot be parsed)\)/);
+    expect(result.stderr).not.toContain('SUPERSECRE');
+  });
+});
+
+describe('an organization that is not org_<id>', () => {
+  it.each([
+    ['--org with a line break', ['--org', 'org_a\nX-Evil: 1'], {}],
+    ['MKT_ORG with an escape', [], { MKT_ORG: 'org_\u001b[2J' }],
+  ])('is refused before any request: %s', async (_name, args, env) => {
+    const result = await run(['quotes', 'EURUSD', ...args], { env: { MKT_TOKEN: 't', ...env } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not of the form org_<id>');
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
 });

@@ -12,7 +12,7 @@ import { main } from '../../src/cli/main.js';
 
 export interface TestDepsOptions {
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  stdin?: string | Readable;
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
@@ -45,7 +45,7 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
   const io: IO = {
     stdout: { write: (text) => void (out += text) },
     stderr: { write: (text) => void (err += text) },
-    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    stdin: typeof options.stdin === 'object' ? options.stdin : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
     stdinIsTTY: options.stdinIsTTY ?? false,
     stdoutIsTTY: options.stdoutIsTTY ?? false,
     stderrIsTTY: options.stderrIsTTY ?? false,

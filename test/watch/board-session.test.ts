@@ -183,12 +183,32 @@ describe('the live board', () => {
     });
     const { terminal } = fakeTerminal(160, 30);
     const session = setup(() => {});
-    expect(await watchBoard(session.deps, terminal, { count: '2' })).toBe(0);
+    expect(await watchBoard(session.deps, terminal, { count: '3' })).toBe(0); // the failed poll counts
     const frames = session.writes.filter((write) => write.startsWith(FRAME)).map((frame) => frame.replace(SGR, ''));
     expect(frames).toHaveLength(4); // waiting, poll 1, the failure, poll 2
     expect(frames[2]).toMatch(/EURUSD +1\.08501/);
     expect(frames[2]).toMatch(/retrying at \d\d:\d\d:\d\d: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment/);
     expect(frames[3]).not.toContain('retrying');
     expect(session.stderr()).toBe('');
+  });
+
+  it('when the last poll of --count fails, restores the terminal and ends with that error (exit 7)', async () => {
+    let calls = 0;
+    server = await startScriptedServer((_request, res) => {
+      calls++;
+      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
+      res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'
+        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const session = setup(() => {});
+    const code = await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2'], session.deps);
+    expect(code).toBe(7);
+    expect(calls).toBe(2);
+    expect(session.writes[0]).toBe(ENTER);
+    expect(session.writes.at(-1)).toBe(LEAVE);
+    // The failure is not drawn as "retrying at": the board is gone, and main says what failed.
+    expect(session.writes.filter((write) => write.startsWith(FRAME)).some((frame) => frame.includes('retrying'))).toBe(false);
+    expect(session.stdin.rawCalls).toEqual([true, false]);
+    expect(session.stderr()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment\n/);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
 import { renderBoard, stylePrice, truncateStyled, type BoardStatus, type BoardView } from '../../src/render/board.js';
 import { createChangeTracker, type PriceChange } from '../../src/render/changes.js';
-import { formatClock, formatInterval } from '../../src/render/clock.js';
+import { formatClock, formatDuration } from '../../src/render/clock.js';
 
 const NOW = Date.UTC(2025, 0, 6, 14, 30, 20);
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -139,8 +139,8 @@ describe('truncateStyled', () => {
 });
 
 describe('clock', () => {
-  it.each([[1000, '1s'], [2000, '2s'], [1500, '1500ms'], [60_000, '1m'], [90_000, '90s']])('formatInterval(%s) = %s', (ms, text) => {
-    expect(formatInterval(ms)).toBe(text);
+  it.each([[1000, '1s'], [2000, '2s'], [1500, '1.5s'], [500, '500ms'], [60_000, '1m'], [90_000, '90s']])('formatDuration(%s) = %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
   });
   it('formats local wall-clock time', () => {
     expect(formatClock(NOW)).toMatch(/^\d{2}:\d{2}:\d{2}$/);

@@ -145,13 +145,26 @@ describe('rate limits', () => {
     // Spend the minute's two requests (the clock is 14:30:15.250, so the window resets in 45 s).
     for (let i = 0; i < 2; i++) expect((await watch(limited, ['EURUSD'])).code).toBe(0);
     const start = limited.clock.now();
-    const result = await watch(limited, ['EURUSD', '--watch', '--interval', '1s', '--count', '2']);
+    // Three polls: the 429 counts as one.
+    const result = await watch(limited, ['EURUSD', '--watch', '--interval', '1s', '--count', '3']);
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toHaveLength(2);
     // 429 with Retry-After: 45; then one request left of two until the next reset: spread over it.
     expect(sleeps).toEqual([45_000, 60_000]);
     // One line per throttling episode: the paced poll after the 429 continues the same one.
     expect(result.stderr).toBe(`warning: rate limited by the service; throttled until ${formatClock(start + 45_000)}\n`);
+  });
+
+  it('--count ends the watch even when its last poll meets a 429: exit 6, the error and no "throttled until"', async () => {
+    await login(limited);
+    limited.clock.set(TEST_EPOCH + 5 * 60_000); // a fresh window
+    for (let i = 0; i < 2; i++) expect((await watch(limited, ['EURUSD'])).code).toBe(0);
+    const result = await watch(limited, ['EURUSD', '--watch', '--interval', '1s', '--count', '1']);
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: .*429/);
+    expect(result.stderr).not.toContain('throttled until');
+    expect(sleeps).toEqual([]);
   });
 
   it('slows down before the limit runs out, with one warning, and never meets a 429', async () => {
@@ -209,13 +222,54 @@ describe('against scripted servers', () => {
 
   it('keeps going through a 503: a warning on stderr, retried at the next poll', async () => {
     server = await sequence([503, body(['A', '1.10', '1.20', '1.15'])]);
-    const result = await run(['A', '--watch', '--interval', '1s', '--count', '2']);
+    const result = await run(['A', '--watch', '--interval', '1s', '--count', '3']);
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toHaveLength(2);
     expect(result.stderr).toMatch(/^warning: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: try later; retrying at \d\d:\d\d:\d\d\n$/);
     // One attempt per poll: the watch paces retries itself.
     expect(server.requests).toHaveLength(3);
     expect(sleeps).toEqual([1000, 1000]);
+  });
+
+  it('--count counts failed polls too: a 503 then quotes with --count 2 is two polls, exit 0', async () => {
+    server = await sequence([503, body(['A', '1.10', '1.20', '1.15'])]);
+    const result = await run(['A', '--watch', '--interval', '1s', '--count', '2']);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)).toHaveLength(1);
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/failed with 503 Service Unavailable: try later; retrying at /)]);
+    expect(server.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('--count 2 against a dead service ends after two polls with exit 7 and the last error', async () => {
+    server = await sequence([body(['A', '1', '2', '1.5'])]);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const started = performance.now();
+    const result = await runCli(['quotes', 'A', '--watch', '--interval', '1s', '--count', '2'], {
+      now: clock.now, sleep: fakeSleep(clock), env: { MKT_BASE_URL: url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo' },
+    });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe('');
+    const [warning, error, ...rest] = lines(result.stderr);
+    expect(warning).toMatch(/^warning: connection refused by 127\.0\.0\.1:\d+ .*; retrying at \d\d:\d\d:\d\d$/);
+    expect(error).toMatch(/^error: connection refused by 127\.0\.0\.1:\d+/);
+    expect(rest.every((line) => line.startsWith('hint: '))).toBe(true);
+    expect(sleeps).toEqual([1000]); // between the two polls, none after the last
+  });
+
+  it('--count ends a watch against a service that never answers: each poll times out, exit 7', async () => {
+    server = await startScriptedServer(() => {}); // accepts, reads the request, never responds
+    const started = performance.now();
+    const result = await run(['A', '--watch', '--interval', '1s', '--count', '2', '--timeout', '200ms']);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^warning: .*did not complete within 200 ?ms; retrying at .*\nerror: .*did not complete within 200 ?ms\n/);
+    expect(server.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
   });
 
   it('backs off while the service is unreachable, and still ends with exit 0 on an interrupt', async () => {

@@ -6,13 +6,16 @@ import { Argument, type Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import type { RunState } from '../program.js';
+import { PROFILE_PATTERN } from '../settings.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What `mkt __complete <kind>` can list. */
 const DYNAMIC: Record<string, (deps: Deps) => string[]> = {
-  profiles: (deps) => deps.config.profileNames(),
+  // Only names --profile accepts. The file can hold any key (written by hand or by another tool), and
+  // a shell is about to read these lines: `$(...)` in one must never reach it as a candidate.
+  profiles: (deps) => deps.config.profileNames().filter((name) => PROFILE_PATTERN.test(name)),
 };
 
 export function registerCompletion(program: Command, deps: Deps, state: RunState): void {

@@ -4,6 +4,7 @@ import { API_KEY_PATTERN, cliLogin, ORGANIZATION_PATTERN } from '../../api/auth.
 import { readOrganization, readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { formatAge } from '../../render/age.js';
+import { stripControl } from '../../render/text.js';
 import { UsageError } from '../errors.js';
 import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
 import type { RunState } from '../program.js';
@@ -59,7 +60,8 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   const token = await cliLogin(http, baseUrl, apiKey, organizationId);
   const profile = settings.profile.value;
   const record = await saveToken(deps, {
-    profile, token, source: 'cli-login', baseUrl, organizationId: token.organizationId ?? organizationId,
+    // The organization asked for and checked above; the service's echo of it is not trusted.
+    profile, token, source: 'cli-login', baseUrl, organizationId,
     clientId: apiKey.slice(0, apiKey.indexOf('.')),
   });
   deps.io.stderr.write(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}\n`);
@@ -70,5 +72,5 @@ export function describeToken(deps: Deps, expiresAt: string | undefined, scope: 
   const parts: string[] = [];
   if (expiresAt) parts.push(`expires in ${formatAge(Date.parse(expiresAt) - deps.now())}`);
   parts.push(scope ? `scope ${scope}` : 'no scope');
-  return `; token ${parts.join(', ')}`;
+  return stripControl(`; token ${parts.join(', ')}`);
 }

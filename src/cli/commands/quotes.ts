@@ -4,7 +4,8 @@ import { Command, Option } from 'commander';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
 import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
-import { stripControl } from '../../render/text.js';
+import { isStale } from '../../render/age.js';
+import { hasControl, stripControl } from '../../render/text.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { parseCount, parseDuration } from '../duration.js';
@@ -53,7 +54,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     // --- watch mode (issue 7; src/cli/watch/) ---
     .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
     .option('--interval <duration>', 'with --watch: time between polls, at least 1s (default 2s)')
-    .option('--count <n>', 'with --watch: stop after this many polls')
+    .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
     .option('--changes-only', 'with --watch in a pipe: only the quotes whose prices changed since the previous poll')
     .addHelpText('after', `
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
@@ -84,7 +85,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const batchSize = options.batchSize === undefined ? undefined : parseCount(options.batchSize, '--batch-size', { min: 1, max: 10_000 });
   const concurrency = options.concurrency === undefined ? undefined : parseCount(options.concurrency, '--concurrency', { min: 1, max: 32 });
   const venue = options.venue?.trim();
-  if (venue !== undefined && (venue === '' || venue.length > 64 || /[\u0000-\u001f\u007f]/.test(venue))) {
+  if (venue !== undefined && (venue === '' || venue.length > 64 || hasControl(venue))) {
     throw new UsageError('--venue must be a printable name of at most 64 characters');
   }
   // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
@@ -157,7 +158,7 @@ async function render(format: Format, result: QuotesResult, stale: string[] | un
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
   const stale: string[] = [];
-  for (const quote of data) if (now - Date.parse(quote.timestamp) > maxAgeMs) stale.push(quote.symbol);
+  for (const quote of data) if (isStale(quote.timestamp, now, maxAgeMs)) stale.push(quote.symbol);
   return stale;
 }
 

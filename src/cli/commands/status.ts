@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
 import { tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { ExitCode } from '../exit-codes.js';
 import { formatAge } from '../../render/age.js';
+import { safeJson, stripControl } from '../../render/text.js';
 import type { RunState } from '../program.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from './shared.js';
@@ -56,8 +58,8 @@ Examples:
   $ mkt status --json | jq .token.expires_in_seconds`);
   addTargetOptions(command).action(async (options: StatusOptions) => {
     const report = await buildStatus(deps, options);
-    deps.io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
-    state.exitCode = report.usable ? 0 : 4;
+    deps.io.stdout.write(options.json ? `${safeJson(report, 2)}\n` : renderStatus(report));
+    state.exitCode = report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
   });
 }
 
@@ -138,6 +140,8 @@ export function renderStatus(report: StatusReport): string {
   }
   const file = report.config_file;
   rows.push(['Config file', `${file.path}${file.exists ? `  (mode ${file.mode}, directory ${file.dir_mode}, ${file.safe ? 'private' : 'READABLE BY OTHERS'})` : '  (not created yet)'}`]);
+  // Scope, organization and addresses can come from the service: nothing in them may drive the terminal.
+  for (const row of rows) row[1] = stripControl(row[1]);
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   let text = rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
   text += report.usable ? 'Credentials are usable.\n' : report.problems.map((problem) => `Problem: ${problem}\n`).join('');

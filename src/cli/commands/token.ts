@@ -4,6 +4,7 @@ import { clientCredentials, ORGANIZATION_PATTERN } from '../../api/auth.js';
 import { readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { safeJson } from '../../render/text.js';
 import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
 import type { RunState } from '../program.js';
 import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
@@ -68,13 +69,13 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   if (options.print) {
     deps.io.stdout.write(`${token.accessToken}\n`);
   } else if (options.json) {
-    deps.io.stdout.write(`${JSON.stringify({
+    deps.io.stdout.write(`${safeJson({
       access_token: token.accessToken,
       token_type: token.tokenType,
       expires_in: token.expiresIn ?? null,
       scope: token.scope ?? null,
       organization_id: organizationId ?? null,
-    }, null, 2)}\n`);
+    }, 2)}\n`);
   } else {
     deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
   }

@@ -2,6 +2,11 @@
 // command path in the words typed so far (skipping options and their values), then completes a
 // subcommand, an option, or an option's value: choices, files, or profile names asked of
 // `mkt __complete profiles` at Tab time (profiles change after the script is generated).
+//
+// Candidates are data, never code: every list goes through _mkt_reply, which reads one per line and
+// keeps those starting with the word under the cursor. `compgen -W` would run `$(...)` and backquotes
+// inside a candidate (a profile name comes from the config file), and COMPREPLY=($(...)) would split
+// and glob it. Plain bash 3.2 (macOS) features only: a here-string and a read loop, not mapfile.
 import type { CommandSpec, OptionSpec } from './command-tree.js';
 
 export function bashScript(specs: readonly CommandSpec[]): string {
@@ -36,15 +41,25 @@ export function bashScript(specs: readonly CommandSpec[]): string {
     '  return 1',
     '}',
     '',
+    '# Sets COMPREPLY to the lines on stdin that start with $1, each taken as it is.',
+    '_mkt_reply() {',
+    '  local word',
+    '  COMPREPLY=()',
+    '  while IFS= read -r word; do',
+    '    if [[ -n "$word" && "$word" == "$1"* ]]; then COMPREPLY+=("$word"); fi',
+    '  done',
+    '  return 0',
+    '}',
+    '',
     '_mkt_words() {',
     '  case "$1" in',
-    ...specs.map((spec) => `    ${quote(spec.path.join(' '))}) echo ${quote([...spec.subcommands.map((sub) => sub.name), ...spec.words].join(' '))} ;;`),
+    ...specs.map((spec) => `    ${quote(spec.path.join(' '))}) ${printLines([...spec.subcommands.map((sub) => sub.name), ...spec.words])} ;;`),
     '  esac',
     '}',
     '',
     '_mkt_options() {',
     '  case "$1" in',
-    ...specs.map((spec) => `    ${quote(spec.path.join(' '))}) echo ${quote(spec.options.flatMap((option) => option.flags).join(' '))} ;;`),
+    ...specs.map((spec) => `    ${quote(spec.path.join(' '))}) ${printLines(spec.options.flatMap((option) => option.flags))} ;;`),
     '  esac',
     '}',
     '',
@@ -74,9 +89,9 @@ export function bashScript(specs: readonly CommandSpec[]): string {
     '  fi',
     '  if [[ -n "$option" ]]; then _mkt_values "$cmd" "$option" "$cur"; return 0; fi',
     '  if [[ "$cur" == -* ]]; then',
-    '    COMPREPLY=($(compgen -W "$(_mkt_options "$cmd")" -- "$cur"))',
+    '    _mkt_reply "$cur" <<< "$(_mkt_options "$cmd")"',
     '  else',
-    '    COMPREPLY=($(compgen -W "$(_mkt_words "$cmd")" -- "$cur"))',
+    '    _mkt_reply "$cur" <<< "$(_mkt_words "$cmd")"',
     '  fi',
     '  return 0',
     '}',
@@ -90,12 +105,16 @@ export function bashScript(specs: readonly CommandSpec[]): string {
 /** What fills COMPREPLY for an option's value, or undefined for free text (a duration, a URL). */
 function valueAction(option: OptionSpec): string | undefined {
   if (!option.takesValue) return undefined;
-  if (option.dynamic !== undefined) {
-    return `COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" __complete ${option.dynamic} 2>/dev/null)" -- "$3"))`;
-  }
-  if (option.choices.length > 0) return `COMPREPLY=($(compgen -W ${quote(option.choices.join(' '))} -- "$3"))`;
-  if (option.files) return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$3"))';
+  if (option.dynamic !== undefined) return `_mkt_reply "$3" <<< "$("\${COMP_WORDS[0]}" __complete ${option.dynamic} 2>/dev/null)"`;
+  if (option.choices.length > 0) return `_mkt_reply "$3" <<< "$(${printLines(option.choices)})"`;
+  // compgen -f has matched the typed word already (file names only, nothing expanded): keep every line.
+  if (option.files) return 'compopt -o filenames 2>/dev/null; _mkt_reply "" <<< "$(compgen -f -- "$3")"';
   return undefined;
+}
+
+/** A command printing `words` one per line; `:` (nothing) for none, as printf would print an empty line. */
+function printLines(words: readonly string[]): string {
+  return words.length === 0 ? ':' : `printf '%s\\n' ${words.map(quote).join(' ')}`;
 }
 
 /** One `case` arm matching any of `keys`; none when there are none (an empty pattern would match ""). */

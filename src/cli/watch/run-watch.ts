@@ -1,10 +1,15 @@
 // mkt quotes --watch (issue 7): polls the quotes every --interval, as a live board on a terminal or
 // an NDJSON stream in a pipe. Loaded only with --watch, so plain `mkt quotes` does not pay for it.
 //
-// The watch ends with exit 0 on q, Ctrl-C or SIGTERM (the normal way to stop it), when the reader
-// of a pipe goes away, and after --count successful polls. Rate limits stretch the interval instead of ending it, and transient errors
+// The watch ends with exit 0 on q, Ctrl-C or SIGTERM (the normal way to stop it) and when the reader
+// of a pipe goes away. Rate limits stretch the interval instead of ending it, and transient errors
 // (network, timeout, 5xx) are shown and retried with backoff for as long as the watch runs; 401 and
 // 403 end it with exit 4 and 5 (main maps the errors), after the terminal is restored.
+//
+// --count N counts polls, failed ones included, so a watch with --count always ends, even against a
+// service that is down or hangs (a CI job must not wait forever). If the last poll succeeded the exit
+// is 0; if it failed, its error ends the watch as it would a plain `mkt quotes` (7 for the network,
+// a timeout or a 5xx, 6 for a 429), instead of the "retrying at" that would never come.
 import { NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
 import { getQuotes } from '../../api/quotes.js';
 import type { HttpOptions } from '../../api/request.js';
@@ -85,10 +90,15 @@ async function pollUntilDone(
 ): Promise<void> {
   const tracker = createChangeTracker();
   const { intervalMs, count } = settings;
+  /** Polls made, what --count counts. */
   let polls = 0;
+  /** Polls that brought quotes, what the board shows. */
+  let successes = 0;
   let failures = 0;
   while (!context.signal.aborted) {
     const started = deps.now();
+    polls++;
+    const last = count !== undefined && polls >= count;
     let next: NextPoll;
     try {
       // Per poll: renews a client-credentials token before it expires (MKT_CLIENT_ID/SECRET).
@@ -103,13 +113,15 @@ async function pollUntilDone(
         concurrency: request.concurrency,
       });
       const at = deps.now();
-      polls++;
+      successes++;
       failures = 0;
       next = afterSuccess(intervalMs, at - started, result.rateLimit, result.requests);
-      output.update({ result, changes: tracker.update(result.data), polls, at, throttledUntil: next.throttled ? at + next.delayMs : undefined });
-      if (count !== undefined && polls >= count) return;
+      output.update({ result, changes: tracker.update(result.data), polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined });
+      if (last) return;
     } catch (error) {
       if (context.signal.aborted) return;
+      // No "retrying at" for a retry that will not happen: main reports the error and maps its code.
+      if (last) throw error;
       if (error instanceof RateLimitError) {
         next = afterRateLimit(intervalMs, error.retryAfterMs);
         output.rateLimited(deps.now() + next.delayMs);

@@ -13,7 +13,7 @@ export interface WatchSettings {
   /** The live board (a terminal) or the NDJSON stream. */
   board: boolean;
   intervalMs: number;
-  /** Stop after this many successful polls. */
+  /** Stop after this many polls, failed ones included (run-watch.ts says what the exit code is then). */
   count: number | undefined;
   changesOnly: boolean;
   color: boolean;

@@ -1,0 +1,149 @@
+// --max-wait is one budget per command: every batch's retry waits and the rate budget's waits for a
+// window to reset draw from it, so a long batched `mkt quotes` cannot wait many times the cap.
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createRateBudget } from '../../src/api/rate-budget.js';
+import { createWaitBudget, sendRequest, type HttpRequest } from '../../src/api/request.js';
+import { sendError, sendQuotes, symbolsOf } from '../helpers/fault-server.js';
+import { quotesEnv, timedCli, useServers } from './util.js';
+
+const server = useServers();
+
+const SYMBOLS = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL'];
+
+/** 429 with Retry-After: 1 to each batch's first attempt, 200 to its second. */
+function firstAttemptLimited() {
+  const seen = new Set<string>();
+  return (req: IncomingMessage, res: Parameters<typeof sendQuotes>[1]) => {
+    const batch = symbolsOf(req).join(',');
+    if (seen.has(batch)) return sendQuotes(req, res);
+    seen.add(batch);
+    return sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
+  };
+}
+
+const batched = ['quotes', ...SYMBOLS, '--batch-size', '1', '--concurrency', '1'];
+
+describe('mkt quotes: --max-wait caps the whole command', () => {
+  it('a 429 in every batch: exit 6 once the waits in all would pass --max-wait 2s', async () => {
+    const api = await server(firstAttemptLimited());
+    const run = await timedCli([...batched, '--max-wait', '2s'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(6);
+    // Two batches wait 1 s each; the third batch's wait would make 3 s, so it fails at once.
+    expect(run.ms).toBeGreaterThanOrEqual(1990);
+    expect(run.ms).toBeLessThan(3500);
+    expect(api.requests.length).toBeLessThan(8);
+    expect(api.requests).toHaveLength(5);
+    // The service asked for 1 s, within --max-wait: the message does not claim it asked for longer.
+    expect(run.stderr).toMatch(/^error: rate limited \(429 RATE_LIMITED\) after 1 attempt\n/);
+    expect(run.stderr).toMatch(/hint: try again after \d\d:\d\d:\d\d UTC \(in 1s\)/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('the same server with a budget that covers every wait: all four batches succeed', async () => {
+    const api = await server(firstAttemptLimited());
+    const waits: number[] = [];
+    const run = await timedCli([...batched, '--max-wait', '4s'], {
+      env: quotesEnv(api.url),
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    for (const symbol of SYMBOLS) expect(run.stdout).toContain(symbol);
+    expect(waits).toEqual([1000, 1000, 1000, 1000]);
+    expect(api.requests).toHaveLength(8);
+  });
+
+  it('a wait for the rate-limit window counts too: 1 s of throttle leaves too little for a 1 s Retry-After', async () => {
+    // The first answer spends the window; the second batch's first attempt gets a 429 anyway.
+    const api = await server((req, res, { index }) => {
+      if (index === 0) return sendQuotes(req, res, { 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' });
+      if (index === 1) return sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
+      return sendQuotes(req, res);
+    });
+    const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--max-wait', '1500ms', '--verbose'], {
+      env: quotesEnv(api.url),
+    });
+    expect(run.stderr).toMatch(/\* rate budget spent \(RateLimit-Remaining: 0\); waiting \d+ ms for the window to reset\n/);
+    expect(run.code).toBe(6);
+    expect(api.requests).toHaveLength(2);
+    expect(run.ms).toBeLessThan(2500);
+    expect(run.stderr).toMatch(/error: rate limited \(429 RATE_LIMITED\) after 1 attempt\n/);
+  });
+});
+
+describe('createWaitBudget', () => {
+  it('reserves while the total fits, and takes nothing when it does not', () => {
+    const budget = createWaitBudget(2000);
+    expect(budget.reserve(1500)).toBe(true);
+    expect(budget.reserve(600)).toBe(false);
+    expect(budget.spentMs).toBe(1500);
+    expect(budget.reserve(500)).toBe(true);
+    expect(budget.reserve(0)).toBe(true);
+    expect(budget.reserve(1)).toBe(false);
+    expect(budget.spentMs).toBe(2000);
+  });
+});
+
+describe('the throttle and the retries draw from one budget', () => {
+  function fakeTime() {
+    let time = 1_000_000;
+    const sleeps: number[] = [];
+    return {
+      now: () => time,
+      sleeps,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        await Promise.resolve();
+        time += ms;
+      },
+    };
+  }
+  const get = (url: string): HttpRequest => ({ method: 'GET', url: new URL('/v1/market/quotes?symbols=EURUSD', url), headers: {}, idempotent: true });
+
+  it('a throttle wait leaves less for the retries', async () => {
+    const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }));
+    const clock = fakeTime();
+    const waitBudget = createWaitBudget(1500);
+    const http = { now: clock.now, sleep: clock.sleep, waitBudget };
+    const rate = createRateBudget(http);
+    rate.update({ limit: 1, remaining: 0, resetSeconds: 1 });
+    await rate.acquire();
+    expect(clock.sleeps).toEqual([1000]);
+    const response = await sendRequest(http, get(api.url));
+    rate.release();
+    // 1 s already spent: another 1 s would pass 1.5 s, so no retry.
+    expect(response).toMatchObject({ status: 429, attempts: 1, gaveUpOnBudget: true, retryAfterMs: 1000 });
+    expect(clock.sleeps).toEqual([1000]);
+    expect(waitBudget.spentMs).toBe(1000);
+  });
+
+  it('retry waits leave less for the throttle, which then lets the request go', async () => {
+    const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
+    const clock = fakeTime();
+    const waitBudget = createWaitBudget(1500);
+    const http = { now: clock.now, sleep: clock.sleep, waitBudget };
+    const response = await sendRequest(http, get(api.url));
+    expect(response).toMatchObject({ status: 200, attempts: 2 });
+    expect(waitBudget.spentMs).toBe(1000);
+    const rate = createRateBudget(http);
+    rate.update({ limit: 1, remaining: 0, resetSeconds: 1 });
+    await rate.acquire();
+    expect(clock.sleeps).toEqual([1000]);
+  });
+
+  it('sendRequest alone: each call has its own --max-wait, as before', async () => {
+    const seen = new Set<number>();
+    const api = await server((req, res, { index }) => {
+      const call = Math.floor(index / 2);
+      if (seen.has(call)) return sendQuotes(req, res);
+      seen.add(call);
+      return sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
+    });
+    const clock = fakeTime();
+    const http = { now: clock.now, sleep: clock.sleep, maxWaitMs: 1000 };
+    expect(await sendRequest(http, get(api.url))).toMatchObject({ status: 200, attempts: 2 });
+    expect(await sendRequest(http, get(api.url))).toMatchObject({ status: 200, attempts: 2 });
+    expect(clock.sleeps).toEqual([1000, 1000]);
+  });
+});
