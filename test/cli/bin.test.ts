@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { BIN, ROOT, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
+import { hasTmux, startTmux, waitUntil } from '../helpers/tmux.js';
 
 let sandbox: SandboxProcess;
 beforeAll(async () => {
@@ -148,70 +149,45 @@ describe('the built bin', () => {
 });
 
 describe('a real terminal', () => {
-  const hasTmux = (() => {
-    try {
-      execFileSync('tmux', ['-V']);
-      return true;
-    } catch {
-      return false;
-    }
-  })();
+  /** `mkt login --org org_demo` at a prompt in tmux; its exit code lands in a file. */
+  function loginInTerminal(name: string) {
+    const config = tempDir();
+    const done = path.join(config, 'exit');
+    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} "${process.execPath}" "${BIN}" login --org org_demo; echo $? > ${done}`;
+    const session = startTmux(`${name}-${process.pid}`, `${command}; sleep 5`);
+    const exitCode = async () => {
+      await waitUntil(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '', 'mkt login to exit');
+      return fs.readFileSync(done, 'utf8').trim();
+    };
+    return { config, session, exitCode };
+  }
 
   it.runIf(hasTmux)('prompts for the API key without echoing it, and logs in', async () => {
-    const config = tempDir();
-    const socket = `mkt-login-${process.pid}`;
-    const done = path.join(config, 'exit');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]).toString();
-    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} "${process.execPath}" "${BIN}" login --org org_demo; echo $? > ${done}`;
-    tmux('new-session', '-d', '-x', '120', '-y', '20', 'sh', '-c', `${command}; sleep 5`);
+    const { session, exitCode } = loginInTerminal('mkt-login');
     try {
-      await waitFor(() => tmux('capture-pane', '-p').includes('API key'));
-      tmux('send-keys', '-l', 'demo.demo-secret');
-      await waitFor(() => tmux('capture-pane', '-p').includes('****'));
-      const screen = tmux('capture-pane', '-p');
-      expect(screen).not.toContain('demo-secret');
-      tmux('send-keys', 'Enter');
-      await waitFor(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '');
-      expect(fs.readFileSync(done, 'utf8').trim()).toBe('0');
-      expect(tmux('capture-pane', '-p')).toContain('Logged in to');
+      await waitUntil(() => session.screen().includes('API key'), 'the prompt');
+      session.type('demo.demo-secret');
+      await waitUntil(() => session.screen().includes('****'), 'the masked key');
+      expect(session.screen()).not.toContain('demo-secret');
+      session.press('Enter');
+      expect(await exitCode()).toBe('0');
+      expect(session.screen()).toContain('Logged in to');
     } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // already gone
-      }
+      session.kill();
     }
   });
 
   it.runIf(hasTmux)('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
-    const config = tempDir();
-    const socket = `mkt-prompt-int-${process.pid}`;
-    const done = path.join(config, 'exit');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]).toString();
-    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} "${process.execPath}" "${BIN}" login --org org_demo; echo $? > ${done}`;
-    tmux('new-session', '-d', '-x', '120', '-y', '20', 'sh', '-c', `${command}; sleep 5`);
+    const { config, session, exitCode } = loginInTerminal('mkt-prompt-int');
     try {
-      await waitFor(() => tmux('capture-pane', '-p').includes('API key'));
-      tmux('send-keys', '-l', 'demo.de');
-      tmux('send-keys', 'C-c');
-      await waitFor(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '');
-      expect(fs.readFileSync(done, 'utf8').trim()).toBe('130');
-      expect(tmux('capture-pane', '-p')).toContain('error: interrupted');
+      await waitUntil(() => session.screen().includes('API key'), 'the prompt');
+      session.type('demo.de');
+      session.press('C-c');
+      expect(await exitCode()).toBe('130');
+      expect(session.screen()).toContain('error: interrupted');
       expect(fs.existsSync(path.join(config, 'config.json'))).toBe(false);
     } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // already gone
-      }
+      session.kill();
     }
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the terminal');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -13,6 +13,7 @@ import { describeCommands } from '../../src/cli/completion/command-tree.js';
 import { createProgram } from '../../src/cli/program.js';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
+import { hasTmux } from '../helpers/tmux.js';
 
 const exec = promisify(execFile);
 const has = (shell: string) => {
@@ -166,14 +167,6 @@ describe.skipIf(!shells.zsh)('zsh (tested only where zsh is installed)', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 // The _mkt widget itself (compadd, _describe, compset) only runs inside zle: type into a real
 // interactive zsh in a tmux pane and read the screen.

@@ -1,6 +1,7 @@
 // A throw-away certificate authority and a server certificate it signed (for localhost and
 // 127.0.0.1), made with the openssl command at test time: nothing committed can expire, and no
 // private key lives in the repository. EC P-256 keys take milliseconds to make.
+import { afterAll, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,4 +47,16 @@ export function createTestCertificates(): TestCertificates {
     key: fs.readFileSync(path.join(dir, 'server.key'), 'utf8'),
     cert: fs.readFileSync(path.join(dir, 'server.pem'), 'utf8'),
   };
+}
+
+/** Certificates made once for a test file (beforeAll) and removed after it (afterAll). */
+export function useTestCertificates(): () => TestCertificates {
+  let certs: TestCertificates | undefined;
+  beforeAll(() => {
+    certs = createTestCertificates();
+  });
+  afterAll(() => {
+    if (certs) fs.rmSync(certs.dir, { recursive: true, force: true });
+  });
+  return () => certs!;
 }

@@ -1,25 +1,19 @@
 // Proxies from the environment, through a real forward proxy: plain http in absolute form via
 // HTTP_PROXY, https through a CONNECT tunnel via HTTPS_PROXY (with the TLS checked end to end),
 // NO_PROXY bypassing it, either case of every name.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendQuotes } from '../helpers/fault-server.js';
-import { createTestCertificates, type TestCertificates } from '../helpers/tls.js';
+import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
 import { quotesEnv, timedCli, TOKEN, useClosers, useServers } from './util.js';
 
 const server = useServers();
 const closeLater = useClosers();
-let certs: TestCertificates;
-
-beforeAll(() => {
-  certs = createTestCertificates();
-});
-afterAll(() => fs.rmSync(certs.dir, { recursive: true, force: true }));
+const certificates = useTestCertificates();
 
 const proxy = async (options?: ForwardProxyOptions) => closeLater(await startForwardProxy(options));
 const httpQuotes = () => server((req, res) => sendQuotes(req, res));
-const httpsQuotes = () => server((req, res) => sendQuotes(req, res), { tls: certs });
+const httpsQuotes = () => server((req, res) => sendQuotes(req, res), { tls: certificates() });
 
 describe('HTTP_PROXY, plain http', () => {
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: the request goes through the proxy in absolute form', async (name) => {
@@ -76,7 +70,7 @@ describe('HTTPS_PROXY, https', () => {
   it.each(['HTTPS_PROXY', 'https_proxy'])('%s: a CONNECT tunnel, TLS checked end to end with --ca-file', async (name) => {
     const api = await httpsQuotes();
     const forward = await proxy();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(api.url, { [name]: forward.url }) });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(api.url, { [name]: forward.url }) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(forward.seen.map((s) => s.line)).toEqual([`CONNECT 127.0.0.1:${api.port}`]);
@@ -98,7 +92,7 @@ describe('HTTPS_PROXY, https', () => {
   it('a proxy that refuses the tunnel: exit 7, naming the proxy', async () => {
     const api = await httpsQuotes();
     const forward = await proxy({ refuseConnect: 403 });
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: the proxy refused to connect to 127\.0\.0\.1:\d+ \(status 403; GET https:/);
     expect(api.requests).toHaveLength(0);
@@ -108,7 +102,7 @@ describe('HTTPS_PROXY, https', () => {
     const api = await httpsQuotes();
     const forward = await proxy();
     const proxyUrl = forward.url.replace('http://', 'http://alice:PROXY_SECRET_81c3@');
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile, '--verbose'], { env: quotesEnv(api.url, { HTTPS_PROXY: proxyUrl }) });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, '--verbose'], { env: quotesEnv(api.url, { HTTPS_PROXY: proxyUrl }) });
     expect(run.code).toBe(0);
     expect(forward.seen[0]!.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('alice:PROXY_SECRET_81c3').toString('base64')}`);
     expect(run.stderr).toContain(`* proxy for https: http://[redacted]@127.0.0.1:`);
@@ -126,7 +120,7 @@ describe('NO_PROXY', () => {
   ] as const)('%s with %s (%s): the proxy sees nothing', async (noProxyName, proxyName, value, scheme) => {
     const api = scheme === 'http' ? await httpQuotes() : await httpsQuotes();
     const forward = await proxy();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], {
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], {
       env: quotesEnv(api.url, { [proxyName]: forward.url, [noProxyName]: value }),
     });
     expect(run.stderr).toBe('');
@@ -171,7 +165,7 @@ describe('proxy URLs in messages', () => {
     ['proxy:3128', 'http://proxy:3128'],
   ])('%s is shown as %s', async (value, shown) => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose', '--ca-file', certs.caFile], {
+    const run = await timedCli(['quotes', 'EURUSD', '--verbose', '--ca-file', certificates().caFile], {
       env: quotesEnv(api.url, { HTTPS_PROXY: value, NO_PROXY: '*' }),
     });
     expect(run.code).toBe(0);

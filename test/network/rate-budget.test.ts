@@ -6,6 +6,7 @@ import { createRateBudget } from '../../src/api/rate-budget.js';
 import { readRateLimit } from '../../src/api/response.js';
 import { sendError, sendQuotes } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli, useServers } from './util.js';
+import { fakeTime } from '../helpers/fake-time.js';
 
 const server = useServers();
 
@@ -86,19 +87,6 @@ describe('batched quotes stay within the announced budget', () => {
 });
 
 describe('createRateBudget', () => {
-  function fakeTime() {
-    let time = 1_000_000;
-    const sleeps: number[] = [];
-    return {
-      now: () => time,
-      sleeps,
-      sleep: async (ms: number) => {
-        sleeps.push(ms);
-        await Promise.resolve();
-        time += ms;
-      },
-    };
-  }
   const info = (remaining: number, resetSeconds: number, limit = 10) => ({ limit, remaining, resetSeconds });
 
   it('does not limit before the service has said anything', async () => {

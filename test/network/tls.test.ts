@@ -3,23 +3,18 @@
 // it is tested on the built bin in process.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendQuotes } from '../helpers/fault-server.js';
-import { createTestCertificates, type TestCertificates } from '../helpers/tls.js';
+import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy } from './forward-proxy.js';
 import { API_KEY, quotesEnv, timedCli, TOKEN_RESPONSE, useClosers, useServers } from './util.js';
 
 const server = useServers();
 const closeLater = useClosers();
-let certs: TestCertificates;
-
-beforeAll(() => {
-  certs = createTestCertificates();
-});
-afterAll(() => fs.rmSync(certs.dir, { recursive: true, force: true }));
+const certificates = useTestCertificates();
 
 async function httpsQuotes() {
-  return server((req, res) => sendQuotes(req, res), { tls: certs });
+  return server((req, res) => sendQuotes(req, res), { tls: certificates() });
 }
 
 describe('a certificate signed by a CA the system does not know', () => {
@@ -37,7 +32,7 @@ describe('a certificate signed by a CA the system does not know', () => {
     ['MKT_CA_FILE', (file: string) => ({ argv: [], env: { MKT_CA_FILE: file } })],
   ])('with %s: succeeds', async (_name, setting) => {
     const api = await httpsQuotes();
-    const { argv, env } = setting(certs.caFile);
+    const { argv, env } = setting(certificates().caFile);
     const run = await timedCli(['quotes', 'EURUSD', ...argv], { env: quotesEnv(api.url, env) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -47,30 +42,30 @@ describe('a certificate signed by a CA the system does not know', () => {
 
   it('with --ca-file, by host name (localhost is in the certificate)', async () => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(`https://localhost:${api.port}`) });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(`https://localhost:${api.port}`) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });
 
   it('login over TLS with --ca-file', async () => {
-    const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_RESPONSE), { tls: certs });
-    const run = await timedCli(['login', '--ca-file', certs.caFile], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_RESPONSE), { tls: certificates() });
+    const run = await timedCli(['login', '--ca-file', certificates().caFile], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
     expect(run.stderr).toContain('Logged in to https://127.0.0.1:');
     expect(run.code).toBe(0);
   });
 
   it('--ca-file wins over MKT_CA_FILE', async () => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], { env: quotesEnv(api.url, { MKT_CA_FILE: '/nonexistent/ca.pem' }) });
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(api.url, { MKT_CA_FILE: '/nonexistent/ca.pem' }) });
     expect(run.code).toBe(0);
   });
 });
 
 describe('an unusable CA file: exit 2 before any connection', () => {
   it.each([
-    ['a missing file', () => ({ file: path.join(certs.dir, 'missing.pem'), message: /cannot read the CA file .*missing\.pem \(from --ca-file\)/ })],
+    ['a missing file', () => ({ file: path.join(certificates().dir, 'missing.pem'), message: /cannot read the CA file .*missing\.pem \(from --ca-file\)/ })],
     ['a file without a certificate', () => {
-      const file = path.join(certs.dir, 'not-a-cert.pem');
+      const file = path.join(certificates().dir, 'not-a-cert.pem');
       fs.writeFileSync(file, 'hello\n');
       return { file, message: /not-a-cert\.pem \(from --ca-file\) holds no PEM certificate/ };
     }],
@@ -97,7 +92,7 @@ describe('other TLS failures name their cause', () => {
     // quotes.test resolves only at the proxy; the certificate is for localhost and 127.0.0.1.
     const api = await httpsQuotes();
     const proxy = closeLater(await startForwardProxy({ hosts: { [`quotes.test:${api.port}`]: `127.0.0.1:${api.port}` } }));
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certs.caFile], {
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], {
       env: quotesEnv(`https://quotes.test:${api.port}`, { HTTPS_PROXY: proxy.url }),
     });
     expect(run.code).toBe(7);

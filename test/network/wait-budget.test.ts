@@ -6,6 +6,7 @@ import { createRateBudget } from '../../src/api/rate-budget.js';
 import { createWaitBudget, sendRequest, type HttpRequest } from '../../src/api/request.js';
 import { sendError, sendQuotes, symbolsOf } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli, useServers } from './util.js';
+import { fakeTime } from '../helpers/fake-time.js';
 
 const server = useServers();
 
@@ -86,19 +87,6 @@ describe('createWaitBudget', () => {
 });
 
 describe('the throttle and the retries draw from one budget', () => {
-  function fakeTime() {
-    let time = 1_000_000;
-    const sleeps: number[] = [];
-    return {
-      now: () => time,
-      sleeps,
-      sleep: async (ms: number) => {
-        sleeps.push(ms);
-        await Promise.resolve();
-        time += ms;
-      },
-    };
-  }
   const get = (url: string): HttpRequest => ({ method: 'GET', url: new URL('/v1/market/quotes?symbols=EURUSD', url), headers: {}, idempotent: true });
 
   it('a throttle wait leaves less for the retries', async () => {

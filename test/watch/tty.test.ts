@@ -2,7 +2,7 @@
 // against the sandbox in this process. What only a real terminal shows: the board is drawn and
 // updated on the alternate screen, it reflows on resize, and q / Ctrl-C / a 401 put the screen,
 // the cursor and the tty modes back. Needs tmux and the built dist/ (npm test builds it first).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,16 +11,9 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin } from '../helpers/sandbox.js';
+import { hasTmux } from '../helpers/tmux.js';
 
 const run = promisify(execFile);
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 if (!hasTmux) console.warn('test/watch/tty.test.ts skipped: tmux is not installed');
 
 const SOCKET = `mkt-test-${process.pid}`;

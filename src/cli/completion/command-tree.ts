@@ -81,3 +81,30 @@ function describeOption(option: Option): OptionSpec {
 export function isSafeWord(word: string): boolean {
   return /^-{0,2}[A-Za-z0-9][A-Za-z0-9_.+-]*$/.test(word);
 }
+
+export interface CaseKeys {
+  /** `path|name` for every subcommand. */
+  commandKeys: string[];
+  /** `path|flag` for every option that takes a value. */
+  valueKeys: string[];
+  /** `path|flag` keys grouped by how their values complete (the shell's own action text). */
+  valueCases: Map<string, string[]>;
+}
+
+/** The `case` patterns both the bash and the zsh scripts look words up in. */
+export function caseKeys(specs: readonly CommandSpec[], valueAction: (option: OptionSpec) => string | undefined): CaseKeys {
+  const key = (spec: CommandSpec, word: string) => `${spec.path.join(' ')}|${word}`;
+  const valueCases = new Map<string, string[]>();
+  for (const spec of specs) {
+    for (const option of spec.options) {
+      const action = valueAction(option);
+      if (action === undefined) continue;
+      valueCases.set(action, [...(valueCases.get(action) ?? []), ...option.flags.map((flag) => key(spec, flag))]);
+    }
+  }
+  return {
+    commandKeys: specs.flatMap((spec) => spec.subcommands.map((sub) => key(spec, sub.name))),
+    valueKeys: specs.flatMap((spec) => spec.options.filter((option) => option.takesValue).flatMap((option) => option.flags.map((flag) => key(spec, flag)))),
+    valueCases,
+  };
+}

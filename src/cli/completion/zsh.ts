@@ -2,19 +2,10 @@
 // and options. __mkt_context does the work on its arguments (not on the completion widget's
 // $words), so it can be tested outside a completion; _mkt hands its answer to zsh.
 import { quote } from './bash.js';
-import type { CommandSpec, OptionSpec } from './command-tree.js';
+import { caseKeys, type CommandSpec, type OptionSpec } from './command-tree.js';
 
 export function zshScript(specs: readonly CommandSpec[]): string {
-  const key = (spec: CommandSpec, word: string) => `${spec.path.join(' ')}|${word}`;
-  const commandKeys = specs.flatMap((spec) => spec.subcommands.map((sub) => key(spec, sub.name)));
-  const valueKeys = specs.flatMap((spec) => spec.options.filter((option) => option.takesValue).flatMap((option) => option.flags.map((flag) => key(spec, flag))));
-  const valueCases = new Map<string, string[]>();
-  for (const spec of specs) {
-    for (const option of spec.options) {
-      const action = valueAction(option);
-      valueCases.set(action, [...(valueCases.get(action) ?? []), ...option.flags.map((flag) => key(spec, flag))]);
-    }
-  }
+  const { commandKeys, valueKeys, valueCases } = caseKeys(specs, valueAction);
   const pairs = (items: Array<[string, string]>) => items.map(([name, description]) => quote(`${name}:${oneLine(description)}`)).join(' ');
   const lines = [
     '#compdef mkt',
