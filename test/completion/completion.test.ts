@@ -2,7 +2,7 @@
 // candidates in each real shell. zsh and fish are tested where installed (the describe names say
 // so when they are skipped). Profile names come from `mkt __complete profiles` at Tab time, through
 // a `mkt` on PATH that runs the built bin (npm test builds dist/ first).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,17 +14,9 @@ import { createProgram } from '../../src/cli/program.js';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
 import { hasTmux } from '../helpers/tmux.js';
+import { shells } from '../helpers/shells.js';
 
 const exec = promisify(execFile);
-const has = (shell: string) => {
-  try {
-    execFileSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const shells = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 for (const [shell, present] of Object.entries(shells)) if (!present) console.warn(`test/completion: ${shell} is not installed; its tests are skipped`);
 
 let dir: string;

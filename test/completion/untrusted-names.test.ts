@@ -2,24 +2,16 @@
 // they reach a shell at Tab time. Two defences, each tested on its own: `mkt __complete profiles`
 // prints only names --profile accepts, and each script takes whatever candidates it is given as
 // data (a stub `mkt` hands them names that look like code). A marker file proves nothing ran.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { shells } from '../helpers/shells.js';
 
 const exec = promisify(execFile);
-const has = (shell: string) => {
-  try {
-    execFileSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const shells = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 
 let dir: string;
 let marker: string;

@@ -174,13 +174,7 @@ describe('the live board', () => {
   });
 
   it('shows a failing poll in the status line and keeps the last quotes up', async () => {
-    let calls = 0;
-    server = await startScriptedServer((_request, res) => {
-      calls++;
-      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
-      res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'
-        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
-    });
+    server = await startSecondPollFails();
     const { terminal } = fakeTerminal(160, 30);
     const session = setup(() => {});
     expect(await watchBoard(session.deps, terminal, { count: '3' })).toBe(0); // the failed poll counts
@@ -193,17 +187,11 @@ describe('the live board', () => {
   });
 
   it('when the last poll of --count fails, restores the terminal and ends with that error (exit 7)', async () => {
-    let calls = 0;
-    server = await startScriptedServer((_request, res) => {
-      calls++;
-      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
-      res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'
-        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
-    });
+    server = await startSecondPollFails();
     const session = setup(() => {});
     const code = await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2'], session.deps);
     expect(code).toBe(7);
-    expect(calls).toBe(2);
+    expect(server.requests).toHaveLength(2);
     expect(session.writes[0]).toBe(ENTER);
     expect(session.writes.at(-1)).toBe(LEAVE);
     // The failure is not drawn as "retrying at": the board is gone, and main says what failed.
@@ -212,3 +200,14 @@ describe('the live board', () => {
     expect(session.stderr()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment\n/);
   });
 });
+
+/** A service whose second answer is a 503 and every other one a quote for EURUSD. */
+function startSecondPollFails() {
+  let calls = 0;
+  return startScriptedServer((_request, res) => {
+    calls++;
+    res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
+    res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'
+      : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
+  });
+}
