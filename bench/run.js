@@ -123,11 +123,11 @@ function buildId(dir) {
 /**
  * A private copy of the built CLI (bin/, dist/cli/, package.json) under bench/results/, on the same
  * file system as the project: what is measured cannot change or vanish under the benchmark when
- * something else runs `npm run build` (as `npm test` does) during a run. dist/cli is one bundle with
- * its chunks and needs nothing outside itself.
+ * something else runs `npm run build` (as `npm test` does) during a run. dist/cli (the launcher and the
+ * bundle) needs nothing outside itself.
  */
 async function snapshotBuild(from) {
-  const main = join(from, 'dist', 'cli', 'main.js');
+  const main = join(from, 'dist', 'cli', 'main.cjs');
   for (let attempt = 1; ; attempt++) {
     if (!existsSync(main)) {
       if (attempt >= 5) throw new Error(`${main} is missing: run \`npm run bench\` (it builds first) or \`npm run build\``);
@@ -178,7 +178,9 @@ async function run(options) {
 
   const needsNodes = options.only.some((t) => t === 'startup' || t === 'memory' || t === '10k');
   const nodes = needsNodes ? findNodes(options.only.some((t) => t === 'startup' || t === 'memory') ? options.node24 : 'off', log) : [];
-  const env = (extra = {}) => cleanEnv(extra);
+  // mkt's code cache (src/cli/code-cache.ts) in a directory of this run's own: the checked warm-up
+  // run of each comparison writes it, as a user's first run does, and the timed runs use it.
+  const env = (extra = {}) => cleanEnv({ XDG_CACHE_HOME: join(tmp, 'cache'), ...extra });
   const ctx = {
     mkt: snapshot.mkt,
     nodes,

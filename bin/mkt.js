@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
-process.exitCode = await main(process.argv.slice(2));
+import { launch } from '../dist/cli/launch.js';
+process.exitCode = await launch(process.argv.slice(2));

@@ -1,8 +1,10 @@
-// Builds dist/: the CLI as one bundle with lazily loaded chunks (startup cost is paid on every run,
-// see docs/benchmarks.md), the library entry points, and the library's type declarations.
+// Builds dist/: the CLI as one CommonJS bundle and the small launcher that loads it with a V8 code
+// cache (startup cost is paid on every run, see docs/benchmarks.md), the library entry points, and
+// the library's type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
@@ -66,24 +68,34 @@ const common = {
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (undici, commander) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __mktRequire } from 'node:module'; const require = __mktRequire(import.meta.url);" },
 };
+const version = JSON.stringify(require('../package.json').version);
+
+// Everything the CLI runs, in one file: src/cli/launch.ts compiles it with vm.Script and a code cache,
+// which needs a script, not ES modules. What a command does not use is still only parsed, never run:
+// a dynamic import() of our own modules becomes a call of the bundled module's initialiser.
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: { main: 'src/cli/main.ts' },
+  outfile: 'dist/cli/main.cjs',
+  // import('node:tls') and the like become require(): vm.Script has no loader for import().
+  supported: { 'dynamic-import': false },
+  plugins: [confExtras, lazyRequires],
+  define: { MKT_VERSION: version },
+});
+const buildId = createHash('sha256').update(readFileSync('dist/cli/main.cjs')).digest('hex').slice(0, 16);
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts' },
+  entryPoints: { launch: 'src/cli/launch.ts' },
   outdir: 'dist/cli',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [confExtras, lazyRequires],
-  define: { MKT_VERSION: JSON.stringify(require('../package.json').version) },
+  define: { MKT_VERSION: version, MKT_BUILD_ID: JSON.stringify(buildId) },
 });
 
 // The library keeps its dependencies external: programmatic users share their own copies.
 await build({
   ...common,
-  banner: undefined,
   entryPoints: { api: 'src/api/index.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: 'dist',
   packages: 'external',

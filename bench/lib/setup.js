@@ -115,7 +115,7 @@ export function machine() {
 export function cleanEnv(extra) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|MKT_|FORCE_COLOR$|NO_COLOR$|NODE_COMPILE_CACHE$)/i.test(key)) continue;
+    if (/^(npm_|MKT_|FORCE_COLOR$|NO_COLOR$|NODE_COMPILE_CACHE$|NODE_DISABLE_COMPILE_CACHE$|XDG_CACHE_HOME$)/i.test(key)) continue;
     env[key] = value;
   }
   return { ...env, ...extra };

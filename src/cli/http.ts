@@ -1,7 +1,6 @@
 // HTTP for commands: one undici dispatcher per run, built from the environment (proxies, CAs), and
 // the retry, timeout and debug options from flags and MKT_* variables.
 import fs from 'node:fs';
-import v8 from 'node:v8';
 import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
 import { DEFAULTS, type HttpOptions } from '../api/request.js';
@@ -75,17 +74,6 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   };
 }
 
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it quickly with its baseline
- * compiler, then recompiles it with the optimising one in the background, and the process waits for
- * that at exit: about 100 ms after the output is written, on every run. A CLI parses a few small
- * responses; the baseline code is plenty (docs/benchmarks.md).
- */
-function preferBaselineWasm(): void {
-  v8.setFlagsFromString('--liftoff-only');
-}
-
-
 async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, onDebug: ((line: string) => void) | undefined,
 ): Promise<Dispatcher> {
@@ -99,7 +87,6 @@ async function createDispatcher(
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
-  preferBaselineWasm();
   if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect, maxHeaderSize });
   const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
   if (onDebug) {

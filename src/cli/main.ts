@@ -1,22 +1,17 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
-// Startup is paid on every run (docs/benchmarks.md): this module stays small, and the program,
-// commander and the config store load only once a command needs them.
-import module from 'node:module';
+// bin/mkt.js reaches it through src/cli/launch.ts, which answers --version and loads the bundle.
 import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
 import type { RunState } from './program.js';
-import { VERSION } from './version.js';
+import { isVersionRequest, VERSION } from './version.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  if (isVersionRequest(argv)) {
     (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
     return 0;
   }
-  // A real run (no injected deps): V8 caches the compiled code of what loads next, for the runs
-  // after this one (Node >= 22.1; docs/benchmarks.md).
-  if (deps === undefined) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // The rest loads only past that answer, and all at once.
   const [exits, { createProcessDeps }, { createProgram }] = await Promise.all([
     import('./exit-codes.js'), import('./deps.js'), import('./program.js'),

@@ -14,7 +14,7 @@ import { API_KEY, TOKEN, useServers } from './util.js';
 const server = useServers();
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   }
 });

@@ -55,7 +55,7 @@ async function startWatch(args: string[], env: Record<string, string> = {}) {
 
 describe.skipIf(!hasTmux)('the live board on a real terminal (tmux)', () => {
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is not built: run npm run build (npm test does)');
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) throw new Error('dist/ is not built: run npm run build (npm test does)');
     sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
     token = await cliLogin(sandbox.url);
     dir = tempDir('mkt-tty-');
