@@ -119,22 +119,28 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
     const record = item as Record<string, unknown>;
     const symbol = record.symbol;
     if (typeof symbol !== 'string' || symbol.trim() === '') throw fail(`quote ${index + 1} without a symbol`);
-    // Built only for an error message: this loop runs once per quote, 10,000 times for a long list.
-    const label = () => `quote ${index + 1} (${printable(symbol)})`;
     const bid = priceText(record.bid);
     const ask = priceText(record.ask);
     const mid = priceText(record.mid);
-    for (const [field, value] of [['bid', bid], ['ask', ask], ['mid', mid]] as const) {
-      if (value !== undefined) continue;
-      const sent = record[field];
-      throw fail(sent === undefined ? `${label()} without ${field}` : `${label()} with a ${field} that is not a number (${kind(sent)})`);
-    }
     const timestamp = record.timestamp;
-    if (typeof timestamp !== 'string') throw fail(timestamp === undefined ? `${label()} without a timestamp` : `${label()} with a timestamp that is not a string`);
-    if (!ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) throw fail(`${label()} with a timestamp that is not ISO 8601 (${printable(timestamp)})`);
-    quotes[index] = { symbol, bid: bid!, ask: ask!, mid: mid!, timestamp };
+    // This loop runs 10,000 times for a long list: the messages are built only when one is needed.
+    if (bid === undefined || ask === undefined || mid === undefined || typeof timestamp !== 'string'
+      || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
+      throw fail(`quote ${index + 1} (${printable(symbol)}) ${quoteProblem(record)}`);
+    }
+    quotes[index] = { symbol, bid, ask, mid, timestamp };
   }
   return quotes;
+}
+
+function quoteProblem(record: Record<string, unknown>): string {
+  for (const field of ['bid', 'ask', 'mid'] as const) {
+    const sent = record[field];
+    if (priceText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${kind(sent)})`;
+  }
+  const timestamp = record.timestamp;
+  if (typeof timestamp !== 'string') return timestamp === undefined ? 'without a timestamp' : 'with a timestamp that is not a string';
+  return `with a timestamp that is not ISO 8601 (${printable(timestamp)})`;
 }
 
 /** The exact text of a price sent as a JSON number (already checked by the parser) or a numeric string. */
@@ -162,32 +168,31 @@ function printable(text: string): string {
   return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
 }
 
+const TAKEN: Quote[] = [];
+
 function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult {
+  // The quotes of each symbol in the order they came; a requested symbol's entry becomes TAKEN, so
+  // that what is left, in the same order, is what the service sent unasked.
   const bySymbol = new Map<string, Quote[]>();
-  const order: string[] = [];
   for (const batch of batches) {
     for (const quote of batch.quotes) {
       const key = quote.symbol.toUpperCase();
       const list = bySymbol.get(key);
-      if (list) list.push(quote);
-      else {
-        bySymbol.set(key, [quote]);
-        order.push(key);
-      }
+      if (list === undefined) bySymbol.set(key, [quote]);
+      else list.push(quote);
     }
   }
   const data: Quote[] = [];
   const missing: string[] = [];
-  const requested = new Set<string>();
   for (const symbol of symbols) {
     const key = symbol.toUpperCase();
-    if (requested.has(key)) continue;
-    requested.add(key);
     const quotes = bySymbol.get(key);
-    if (quotes) data.push(...quotes);
-    else missing.push(symbol);
+    if (quotes === TAKEN) continue;
+    if (quotes === undefined) missing.push(symbol);
+    else for (const quote of quotes) data.push(quote);
+    bySymbol.set(key, TAKEN);
   }
-  for (const key of order) if (!requested.has(key)) data.push(...bySymbol.get(key)!);
+  for (const quotes of bySymbol.values()) if (quotes !== TAKEN) for (const quote of quotes) data.push(quote);
   const last = batches.at(-1);
   return {
     data,

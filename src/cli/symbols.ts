@@ -16,21 +16,15 @@ export interface SymbolSources {
 }
 
 export async function collectSymbols(deps: Deps, sources: SymbolSources): Promise<string[]> {
-  const raw: string[] = [];
-  for (const arg of sources.args) raw.push(...arg.split(','));
-  if (sources.symbols !== undefined) raw.push(...sources.symbols.split(','));
-  if (sources.symbolsFile !== undefined) raw.push(...parseSymbolsText(await readSymbolsFile(deps, sources.symbolsFile)));
-  return normalizeSymbols(raw);
+  const lists = sources.args.map((arg) => arg.split(','));
+  if (sources.symbols !== undefined) lists.push(sources.symbols.split(','));
+  if (sources.symbolsFile !== undefined) lists.push(parseSymbolsText(await readSymbolsFile(deps, sources.symbolsFile)));
+  return normalizeSymbols(lists.flat());
 }
 
 /** One per line or comma-separated; `#` starts a comment. */
 export function parseSymbolsText(text: string): string[] {
-  const out: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const hash = line.indexOf('#');
-    out.push(...(hash === -1 ? line : line.slice(0, hash)).split(','));
-  }
-  return out;
+  return text.replace(/#[^\n]*/g, '').split(/\r?\n|,/);
 }
 
 export function normalizeSymbols(raw: readonly string[]): string[] {
@@ -39,7 +33,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
   for (const item of raw) {
     const symbol = item.trim().toUpperCase();
     if (symbol === '') continue;
-    if (hasControl(symbol) || /\s/.test(symbol) || symbol.length > MAX_SYMBOL_LENGTH) {
+    if (symbol.length > MAX_SYMBOL_LENGTH || /\s/.test(symbol) || hasControl(symbol)) {
       bad.push(symbol);
       continue;
     }

@@ -16,33 +16,30 @@ export interface QuotesView {
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : safeJson(text));
 
-function quoteObject(quote: Quote, indent: string): string {
-  if (indent === '') {
-    return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
-  }
-  const inner = `${indent}  `;
-  return `{\n${inner}"symbol": ${q(quote.symbol)},\n${inner}"bid": ${quote.bid},\n${inner}"ask": ${quote.ask},\n`
-    + `${inner}"mid": ${quote.mid},\n${inner}"timestamp": ${q(quote.timestamp)}\n${indent}}`;
+function quoteObject(quote: Quote): string {
+  return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
 }
 
-function stringArray(values: readonly string[]): string {
-  return values.length === 0 ? '[]' : `[\n${values.map((value) => `    ${q(value)}`).join(',\n')}\n  ]`;
-}
+// The fields written, in this order, at every level: a Quote with more fields writes no more.
+const FIELDS = ['data', 'missing', 'stale', 'symbol', 'bid', 'ask', 'mid', 'timestamp'];
+// A price is a string in Quote and a number in the output: its quotes come off after
+// JSON.stringify. Inside a string a quote is always escaped, so `bid": "` can only be the field; a
+// price is a decimal checked by src/api/quotes.ts, with no quote or backslash in it.
+const PRICE = /"(bid|ask|mid)": "([^"]*)"/g;
 
-/** `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent. */
+/**
+ * `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent. Built by
+ * JSON.stringify, which at 10,000 quotes is several times faster than assembling the text here.
+ */
 export function renderJson(view: QuotesView): string {
-  const objects: string[] = new Array(view.data.length);
-  for (let i = 0; i < view.data.length; i++) objects[i] = `    ${quoteObject(view.data[i]!, '    ')}`;
-  const data = objects.length === 0 ? '[]' : `[\n${objects.join(',\n')}\n  ]`;
-  let text = `{\n  "data": ${data},\n  "missing": ${stringArray(view.missing)}`;
-  if (view.stale !== undefined) text += `,\n  "stale": ${stringArray(view.stale)}`;
-  return `${text}\n}\n`;
+  const value = view.stale === undefined ? { data: view.data, missing: view.missing } : view;
+  return `${safeJson(value, 2, FIELDS).replace(PRICE, '"$1": $2')}\n`;
 }
 
 /** One quote per line. */
 export function renderNdjson(data: readonly Quote[]): string {
   let text = '';
-  for (const quote of data) text += `${quoteObject(quote, '')}\n`;
+  for (const quote of data) text += `${quoteObject(quote)}\n`;
   return text;
 }
 
