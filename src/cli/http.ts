@@ -34,7 +34,12 @@ export function announceToStderr(deps: Deps, verbose: boolean): boolean {
   return deps.io.stderrIsTTY || verbose || isDebug(deps.env);
 }
 
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState): Promise<HttpOptions> {
+/**
+ * `connections`: the most the dispatcher opens to one origin, the number of requests the command
+ * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
+ * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
+ */
+export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<HttpOptions> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -49,7 +54,7 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
   const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULTS.maxWaitMs;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
-  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, onDebug);
+  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
   const announce = announceToStderr(deps, verbose);
   // On a terminal, a progress line (`fetched 2/5 batches`) may be showing: clear it first.
@@ -75,7 +80,8 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
 }
 
 async function createDispatcher(
-  deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, onDebug: ((line: string) => void) | undefined,
+  deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, connections: number | undefined,
+  onDebug: ((line: string) => void) | undefined,
 ): Promise<Dispatcher> {
   const env = deps.env;
   const connect: Record<string, unknown> = { timeout: timeoutMs };
@@ -87,7 +93,7 @@ async function createDispatcher(
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect, maxHeaderSize });
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect, maxHeaderSize, connections });
   const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
   if (onDebug) {
     const shown = (proxy: { value: string; source: string } | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
@@ -103,6 +109,7 @@ async function createDispatcher(
     proxyTunnel: false,
     connect,
     maxHeaderSize,
+    connections,
     // A TLS connection to the proxy itself, and the tunnelled one to the service, trust the same CAs.
     proxyTls: connect,
     requestTls: connect,

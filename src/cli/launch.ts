@@ -1,8 +1,6 @@
 // What bin/mkt.js runs. Startup is paid on every run (docs/benchmarks.md): `--version` is answered
 // here, before anything else loads; the rest of the CLI is one CommonJS bundle (dist/cli/main.cjs,
 // from src/cli/main.ts), compiled from a V8 code cache that an earlier run left (./code-cache.ts).
-import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
 import { codeCacheDir, codeCacheFile, loadBundle } from './code-cache.js';
 import { isVersionRequest, VERSION } from './version.js';
 
@@ -10,6 +8,10 @@ import { isVersionRequest, VERSION } from './version.js';
 declare const MKT_BUILD_ID: string;
 
 type Main = typeof import('./main.js').main;
+
+// As in ./code-cache.ts: no ES module facades for built-ins.
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const v8 = process.getBuiltinModule('node:v8');
 
 // The commands that get a cache of their own; any other first word shares one.
 const COMMANDS = new Set(['quotes', 'login', 'token', 'logout', 'status', 'config', 'sandbox', 'completion', 'help']);

@@ -95,7 +95,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   }
   const format = chooseFormat(deps, options);
 
-  const http = await createHttp(deps, options, state);
+  const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);
   const progress = createProgress(deps);
   let result: QuotesResult;

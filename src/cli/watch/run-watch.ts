@@ -11,7 +11,7 @@
 // is 0; if it failed, its error ends the watch as it would a plain `mkt quotes` (7 for the network,
 // a timeout or a 5xx, 6 for a 429), instead of the "retrying at" that would never come.
 import { NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
-import { getQuotes } from '../../api/quotes.js';
+import { DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import type { HttpOptions } from '../../api/request.js';
 import { createChangeTracker } from '../../render/changes.js';
 import type { QuotesOptions } from '../commands/quotes.js';
@@ -40,7 +40,7 @@ export async function runWatch(
   deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState, terminal: WatchTerminal = createProcessTerminal(deps),
 ): Promise<number> {
   const settings = resolveWatchSettings(deps, options);
-  const http = await createHttp(deps, options, state);
+  const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
   // q (read by the board) and SIGINT/SIGTERM (deps.signal) both end the watch through this signal,
   // which also cancels a request in flight and the wait between polls.
   const quit = new AbortController();
