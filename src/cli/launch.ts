@@ -21,11 +21,12 @@ export async function launch(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  preferBaselineWasm();
+  const command = commandOf(argv);
+  setCompilerFlags(command);
   const dir = codeCacheDir(process.env);
   const bundle = loadBundle<{ main: Main }>(
     fileURLToPath(new URL('./main.cjs', import.meta.url)),
-    dir === undefined ? undefined : codeCacheFile(dir, MKT_BUILD_ID, commandOf(argv)),
+    dir === undefined ? undefined : codeCacheFile(dir, MKT_BUILD_ID, command),
   );
   const code = await bundle.exports.main(argv);
   // A failed run may have stopped early, and its cache would serve the next runs poorly.
@@ -39,15 +40,20 @@ function commandOf(argv: readonly string[]): string {
 }
 
 /**
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it quickly with its baseline
- * compiler, then recompiles it with the optimising one in the background, and the process waits for
- * that at exit: 60-100 ms after the output is written, on every run. A CLI parses a few small
- * responses; the baseline code is plenty. Node 20's V8 reads --liftoff-only when it compiles; later
- * ones read it only at start-up, but take each new instance's tier-up budget from the flag of the
- * moment, and one this large is never spent. Set before the bundle loads: V8 accepts a code cache
- * only under the flags it was made with.
+ * V8's optimising compilers pay off in long-running processes; a CLI run is over in a fraction of a
+ * second. Set before the bundle loads: V8 accepts a code cache only under the flags it was made with.
+ *
+ * - Optimised JavaScript: compiled on a background thread, which competes with everything else for
+ *   the CPU, and which the process waits for at exit. Interpreter and baseline code only: 10,000
+ *   quotes took 8% less time (docs/benchmarks.md). Not for the sandbox, a server that runs for long.
+ * - undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
+ *   compiler, then recompiles it with the optimising one, and the process waits for that at exit:
+ *   60-100 ms after the output is written, on every run. Node 20's V8 reads --liftoff-only when it
+ *   compiles; later ones read it only at start-up, but take each new instance's tier-up budget from
+ *   the flag of the moment, and one this large is never spent.
  */
-function preferBaselineWasm(): void {
+function setCompilerFlags(command: string): void {
+  if (command !== 'sandbox') v8.setFlagsFromString('--max-opt=1');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--wasm-tiering-budget=1000000000');
 }

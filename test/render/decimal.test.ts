@@ -1,3 +1,5 @@
+import Big from 'big.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alignDecimals, compare, fractionDigits, padFraction, plainDecimal, subtract } from '../../src/render/decimal.js';
 
@@ -56,4 +58,29 @@ describe('decimal text', () => {
       '  5      ',
     ]);
   });
+
+  // Any decimal JSON can carry, including exponents, signs, long fractions and equal values.
+  const decimal = fc.tuple(
+    fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.integer({ min: 0, max: 20 }), fc.option(fc.integer({ min: -30, max: 30 }), { nil: undefined }),
+  ).map(([negative, digits, scale, exponent]) => {
+    let text = digits.toString().padStart(scale + 1, '0');
+    if (scale > 0) text = `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+    return `${negative ? '-' : ''}${text}${exponent === undefined ? '' : `e${exponent}`}`;
+  });
+
+  it('subtracts exactly as big.js does, for any two decimals', () => {
+    fc.assert(fc.property(decimal, decimal, (a, b) => {
+      expect(subtract(a, b)).toBe(new Big(a).minus(b).toFixed());
+    }), { numRuns: 2000 });
+  });
+
+  it('compares exactly as big.js does, doubles equal or not', () => {
+    fc.assert(fc.property(decimal, decimal, (a, b) => {
+      expect(compare(a, b)).toBe(new Big(a).cmp(b));
+      expect(compare(a, a.replace(/(\.\d*)$/, '$10'))).toBe(0);
+    }), { numRuns: 2000 });
+    expect(compare('0.30000000000000000001', '0.3')).toBe(1);
+    expect(compare('-0', '0')).toBe(0);
+  });
 });
+
