@@ -51,12 +51,12 @@ function withNumberSources(value: unknown, text: string): boolean {
   }
   let next = 0;
   let seenNames = 0;
+  // One number: its source, if the next one in the text has the same value.
   const exact = (number: number): JsonNumber | undefined => {
     const source = sources[next++];
     return source !== undefined && Number(source) === number ? new JsonNumber(source) : undefined;
   };
-  const walk = (node: unknown): boolean => {
-    if (node === null || typeof node !== 'object') return true;
+  const walk = (node: object): boolean => {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const item: unknown = node[i];
@@ -64,7 +64,7 @@ function withNumberSources(value: unknown, text: string): boolean {
           const number = exact(item);
           if (number === undefined) return false;
           node[i] = number;
-        } else if (!walk(item)) return false;
+        } else if (typeof item === 'object' && item !== null && !walk(item)) return false;
       }
       return true;
     }
@@ -78,12 +78,13 @@ function withNumberSources(value: unknown, text: string): boolean {
         const number = exact(item);
         if (number === undefined) return false;
         record[key] = number;
-      } else if (!walk(item)) return false;
+      } else if (typeof item === 'object' && item !== null && !walk(item)) return false;
     }
     return true;
   };
   try {
-    return typeof value !== 'number' && walk(value) && next === sources.length && seenNames === names;
+    if (typeof value !== 'object' || value === null) return sources.length === 0 && names === 0 && typeof value !== 'number';
+    return walk(value) && next === sources.length && seenNames === names;
   } catch (error) {
     if (error instanceof RangeError) return false;
     throw error;

@@ -5,10 +5,9 @@
 // tests check that.
 // Built-in modules through process.getBuiltinModule, not import: on Node 20 each imported built-in
 // gets an ES module facade built for it, which here cost 2-3 ms of every run (docs/benchmarks.md).
+// node:fs and node:path are loaded by the time any code runs; node:vm only when a bundle is.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
-const vm = process.getBuiltinModule('node:vm');
-const { createRequire } = process.getBuiltinModule('node:module');
 
 /** Files in the cache directory not written for this long are removed when a new one is written. */
 const STALE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -59,6 +58,8 @@ export function loadBundle<T>(file: string, cacheFile: string | undefined): Load
       cachedData = undefined;
     }
   }
+  const vm = process.getBuiltinModule('node:vm');
+  const { createRequire } = process.getBuiltinModule('node:module');
   // The wrapper is Node's own for CommonJS, on the first line so that line numbers stay true.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} as T };

@@ -9,10 +9,6 @@ declare const MKT_BUILD_ID: string;
 
 type Main = typeof import('./main.js').main;
 
-// As in ./code-cache.ts: no ES module facades for built-ins.
-const { fileURLToPath } = process.getBuiltinModule('node:url');
-const v8 = process.getBuiltinModule('node:v8');
-
 // The commands that get a cache of their own; any other first word shares one.
 const COMMANDS = new Set(['quotes', 'login', 'token', 'logout', 'status', 'config', 'sandbox', 'completion', 'help']);
 
@@ -25,7 +21,7 @@ export async function launch(argv: string[]): Promise<number> {
   setCompilerFlags(command);
   const dir = codeCacheDir(process.env);
   const bundle = loadBundle<{ main: Main }>(
-    fileURLToPath(new URL('./main.cjs', import.meta.url)),
+    process.getBuiltinModule('node:url').fileURLToPath(new URL('./main.cjs', import.meta.url)),
     dir === undefined ? undefined : codeCacheFile(dir, MKT_BUILD_ID, command),
   );
   const code = await bundle.exports.main(argv);
@@ -53,6 +49,8 @@ function commandOf(argv: readonly string[]): string {
  *   the flag of the moment, and one this large is never spent.
  */
 function setCompilerFlags(command: string): void {
+  // As in ./code-cache.ts, no ES module facade; and not loaded at all for --version.
+  const v8 = process.getBuiltinModule('node:v8');
   if (command !== 'sandbox') v8.setFlagsFromString('--max-opt=1');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--wasm-tiering-budget=1000000000');

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readAll } from './io.js';
-import { hasControl } from '../render/text.js';
+import { SPACE_OR_CONTROL } from '../render/text.js';
 
 export const MAX_SYMBOL_LENGTH = 32;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -33,7 +33,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
   for (const item of raw) {
     const symbol = item.trim().toUpperCase();
     if (symbol === '') continue;
-    if (symbol.length > MAX_SYMBOL_LENGTH || /\s/.test(symbol) || hasControl(symbol)) {
+    if (symbol.length > MAX_SYMBOL_LENGTH || SPACE_OR_CONTROL.test(symbol)) {
       bad.push(symbol);
       continue;
     }

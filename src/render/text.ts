@@ -2,7 +2,11 @@
 // above all) could otherwise move the cursor, retitle the window or hide output.
 
 // C0 controls, DEL, C1 controls, and the Unicode bidi overrides that can reorder what is shown.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
+
+/** Whitespace or a control character: one test where a name may contain neither (symbols). */
+export const SPACE_OR_CONTROL = new RegExp(`[\\s${CONTROL_CHARACTERS}]`);
 
 export function stripControl(text: string): string {
   return text.replace(CONTROL, '');
