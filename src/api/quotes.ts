@@ -67,7 +67,7 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
   return merge(request.symbols, results as BatchResult[]);
 }
 
-interface BatchResult {
+export interface BatchResult {
   quotes: Quote[];
   attempts: number;
   rateLimit: RateLimitInfo | undefined;
@@ -170,8 +170,9 @@ function printable(text: string): string {
 
 const TAKEN: Quote[] = [];
 
-function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult {
-  const { data, missing } = inOrder(symbols, batches) ?? byRequest(symbols, batches);
+/** The batches' quotes in the user's order (exported for tests; not part of the library). */
+export function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult {
+  const { data, missing } = inOrder(symbols, batches) ?? mergeByRequest(symbols, batches);
   const last = batches.at(-1);
   return {
     data,
@@ -184,7 +185,7 @@ function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult
 
 /**
  * What the service nearly always sends: one quote per symbol, in the order asked, none twice. Then
- * the quotes are already in the user's order, and byRequest would build the same list slower.
+ * the quotes are already in the user's order, and mergeByRequest would build the same list slower.
  */
 function inOrder(symbols: readonly string[], batches: BatchResult[]): { data: Quote[]; missing: string[] } | undefined {
   const data: Quote[] = [];
@@ -206,7 +207,7 @@ function inOrder(symbols: readonly string[], batches: BatchResult[]): { data: Qu
  * Each requested symbol's quotes, in the order asked, then what the service sent unasked. A
  * requested symbol's entry becomes TAKEN, so that what is left, in the same order, is the unasked.
  */
-function byRequest(symbols: readonly string[], batches: BatchResult[]): { data: Quote[]; missing: string[] } {
+export function mergeByRequest(symbols: readonly string[], batches: BatchResult[]): { data: Quote[]; missing: string[] } {
   const bySymbol = new Map<string, Quote[]>();
   for (const batch of batches) {
     for (const quote of batch.quotes) {

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { parse as losslessParse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, parseJsonExact } from '../../src/api/json.js';
 import { parseQuotes } from '../../src/api/quotes.js';
@@ -19,6 +21,51 @@ describe('exact JSON parsing', () => {
 
   it('takes the last of duplicate keys, as JSON.parse does', async () => {
     expect(await parseJsonExact('{"a": "x", "a": "y"}')).toEqual({ a: 'y' });
+  });
+
+  // The fast path (JSON.parse plus a scan of the text) must give what a full exact parser gives,
+  // for any text, or step aside: lossless-json, with JSON.parse's rule for duplicate keys, decides.
+  const reference = (text: string) => losslessParse(text, null, {
+    parseNumber: (source: string) => new JsonNumber(source),
+    onDuplicateKey: (info: { newValue: unknown }) => info.newValue,
+  });
+
+  it.each([
+    ['a number after a non-number of the same name, values equal', '{"p":{"a":"x","q":{"a":1.0},"a":1.00}}'],
+    ['the same, in one object', '{"a":"x","b":1.0,"a":1.00}'],
+    ['a string that looks like a member', '{"s":"\\":1","n":2.50}'],
+    ['strings that look like array items', '{"s":"[1,2","t":",3","n":[4.0,5]}'],
+    ['keys that look like array indexes', '{"2":1.0,"1":1.00,"x":3}'],
+    ['whitespace everywhere', ' { "a" : [ 1.10 , -2e-3 ] ,\n "b" :\t0.50 } '],
+    ['a lone number', '1.50'],
+    ['a lone string', '"a\\":1"'],
+    ['deep nesting', `${'['.repeat(1000)}1.0${']'.repeat(1000)}`],
+  ])('%s', async (_name, text) => {
+    expect(await parseJsonExact(text)).toEqual(reference(text));
+  });
+
+  it('fails, and does not crash, on nesting too deep for any of its parsers', async () => {
+    await expect(parseJsonExact(`${'['.repeat(200_000)}1${']'.repeat(200_000)}`)).rejects.toThrow(RangeError);
+  });
+
+  const whitespace = fc.constantFrom('', ' ', '\n  ', '\t');
+  const numberText = fc.tuple(fc.boolean(), fc.nat({ max: 999 }), fc.option(fc.string({ unit: fc.constantFrom('0', '1', '5'), minLength: 1, maxLength: 4 }), { nil: undefined }),
+    fc.option(fc.integer({ min: -20, max: 20 }), { nil: undefined }))
+    .map(([negative, int, fraction, exponent]) => `${negative ? '-' : ''}${int}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+  const stringText = fc.constantFrom('x', '":1', '"\\":2', '[3', ',4', 'a,5', '\\', '', 'bid', '1').map((value) => JSON.stringify(value));
+  const keyText = fc.constantFrom('a', 'b', 'bid', '0', '7', '":1', 'x y').map((value) => JSON.stringify(value));
+  const { value: jsonText } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+      numberText, stringText, fc.constantFrom('true', 'false', 'null'),
+      fc.array(tie('value'), { maxLength: 4 }).chain((items) => whitespace.map((space) => `[${space}${items.join(`${space},${space}`)}${space}]`)),
+      fc.array(fc.tuple(keyText, tie('value'), whitespace), { maxLength: 4 })
+        .map((members) => `{${members.map(([key, item, space]) => `${space}${key}${space}:${space}${item}`).join(',')}}`)),
+  }));
+
+  it('agrees with a full exact parser on any JSON text', async () => {
+    await fc.assert(fc.asyncProperty(jsonText, async (text) => {
+      expect(await parseJsonExact(text)).toEqual(reference(text));
+    }), { numRuns: 3000 });
   });
 });
 

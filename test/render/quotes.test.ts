@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
 import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../src/render/quotes.js';
 import { quoteRows, renderTable } from '../../src/render/table.js';
+import { safeJson } from '../../src/render/text.js';
 
 const quotes: Quote[] = [
   { symbol: 'EURUSD', bid: '1.08505', ask: '1.08508', mid: '1.085065', timestamp: '2026-11-22T12:00:00.000Z' },
@@ -129,3 +131,24 @@ describe('the table, byte for byte', () => {
     expect(renderTable(many, { color: false, now }).split('\n')).toHaveLength(10_000 + 5);
   });
 });
+
+describe('renderJson, for any quotes', () => {
+  const decimal = fc.tuple(fc.boolean(), fc.nat(), fc.option(fc.nat(), { nil: undefined }))
+    .map(([negative, int, fraction]) => `${negative ? '-' : ''}${int}${fraction === undefined ? '' : `.${fraction}`}`);
+  const quote = fc.record({
+    symbol: fc.string({ unit: 'binary', maxLength: 12 }),
+    bid: decimal, ask: decimal, mid: decimal,
+    timestamp: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+  });
+
+  it('is JSON.stringify(value, null, 2) with the prices as numbers, escapes and all', () => {
+    fc.assert(fc.property(fc.array(quote, { maxLength: 5 }), fc.array(fc.string({ unit: 'binary', maxLength: 6 }), { maxLength: 3 }), (data, missing) => {
+      const expected = `${safeJson({ data, missing }, 2).replace(/"(bid|ask|mid)": "([^"]*)"/g, '"$1": $2')}\n`;
+      expect(renderJson({ data, missing })).toBe(expected);
+      expect(JSON.parse(renderJson({ data, missing, stale: missing }))).toEqual({
+        data: data.map((q) => ({ ...q, bid: Number(q.bid), ask: Number(q.ask), mid: Number(q.mid) })), missing, stale: missing,
+      });
+    }), { numRuns: 1000 });
+  });
+});
+
