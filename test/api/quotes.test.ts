@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { merge, mergeByRequest, type BatchResult } from '../../src/api/quotes.js';
+import { parseJsonExact } from '../../src/api/json.js';
+import { merge, mergeByRequest, parseQuotes, readCompactQuotes, type BatchResult } from '../../src/api/quotes.js';
 import type { Quote } from '../../src/api/types.js';
 
 const quote = (symbol: string, bid = '1.0'): Quote => ({ symbol, bid, ask: '1.1', mid: '1.05', timestamp: '2026-11-22T12:00:00.000Z' });
@@ -45,3 +46,64 @@ describe('merging batches', () => {
     expect(merge(symbols, batches).data.map((q) => q.symbol)).toEqual(symbols);
   });
 });
+
+describe('reading a compact quotes body', () => {
+  const url = 'http://127.0.0.1:1/v1/market/quotes?symbols=A';
+  const general = async (text: string) => {
+    try {
+      return parseQuotes(await parseJsonExact(text), url);
+    } catch {
+      return 'error';
+    }
+  };
+  const compact = (quotes: Array<Record<string, string>>) => `{"data":[${quotes.map((q) =>
+    `{"symbol":${JSON.stringify(q.symbol)},"bid":${q.bid},"ask":${q.ask},"mid":${q.mid},"timestamp":${JSON.stringify(q.timestamp)}}`).join(',')}]}`;
+
+  it('reads what JSON.stringify writes, keeping every digit', () => {
+    const text = compact([{ symbol: 'EURUSD', bid: '1.08500', ask: '1.084150000000000001', mid: '1E-8', timestamp: '2026-11-22T12:00:00.000Z' }]);
+    expect(readCompactQuotes(text)).toEqual([{ symbol: 'EURUSD', bid: '1.08500', ask: '1.084150000000000001', mid: '1E-8', timestamp: '2026-11-22T12:00:00.000Z' }]);
+    expect(readCompactQuotes('{"data":[]}\n')).toEqual([]);
+  });
+
+  it.each([
+    ['spaces', '{"data": [{"symbol":"A","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}]}'],
+    ['another field', '{"data":[{"symbol":"A","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z","venue":"X"}]}'],
+    ['an escape', '{"data":[{"symbol":"A\\u0041","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}]}'],
+    ['a price as a string', '{"data":[{"symbol":"A","bid":"1","ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}]}'],
+    ['a long exponent', '{"data":[{"symbol":"A","bid":1e1000,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}]}'],
+    ['a date that is not one', '{"data":[{"symbol":"A","bid":1,"ask":1,"mid":1,"timestamp":"2026-13-45T12:00:00Z"}]}'],
+    ['a blank symbol', '{"data":[{"symbol":" ","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}]}'],
+    ['more after the data', '{"data":[{"symbol":"A","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"}],"meta":{}}'],
+    ['cut off', '{"data":[{"symbol":"A","bid":1,"ask":1,"mid":1,"timestamp":"2026-11-22T12:00:00Z"},'],
+  ])('leaves the general way to read %s', (_name, text) => {
+    expect(readCompactQuotes(text)).toBeUndefined();
+  });
+
+  // Whatever the compact reader returns, the general way (JSON.parse, exact numbers, parseQuotes)
+  // returns too; where they would differ, it steps aside.
+  it('gives what the general way gives, for any body near the compact form', async () => {
+    // Mostly what a service sends, sometimes what it should not.
+    const odd = fc.constantFrom(' ', '', '\\"', '\\u00e9', '01', '.5', '1E-999', 'x', ',', '"', '}', ']', '2026-11-22T12:00Z', '2026-13-45T00:00:00Z');
+    const choose = (usual: fc.Arbitrary<string>) => fc.oneof({ weight: 6, arbitrary: usual }, { weight: 1, arbitrary: odd });
+    const quote = fc.record({
+      symbol: choose(fc.constantFrom('A', 'EURUSD', 'é', 'a b', 'A\u007f')),
+      bid: choose(fc.constantFrom('1.50', '-0.0', '1e5', '0', '227.10', '1.084150000000000001')),
+      ask: choose(fc.constantFrom('1.50', '2', '3.0E-3')),
+      mid: choose(fc.constantFrom('1.75', '0.5')),
+      timestamp: choose(fc.constantFrom('2026-11-22T12:00:00.000Z', '2026-11-22T12:00:00+01:00', '2026-11-22T12:00Z')),
+    });
+    let read = 0;
+    await fc.assert(fc.asyncProperty(fc.array(quote, { maxLength: 3 }), fc.constantFrom('', '\n', ' x'), async (quotes, tail) => {
+      const text = `{"data":[${quotes.map((q) => `{"symbol":"${q.symbol}","bid":${q.bid},"ask":${q.ask},"mid":${q.mid},"timestamp":"${q.timestamp}"}`).join(',')}]}${tail}`;
+      const fast = readCompactQuotes(text);
+      if (fast !== undefined) {
+        read++;
+        expect(fast).toEqual(await general(text));
+      }
+    }), { numRuns: 5000 });
+    expect(read).toBeGreaterThan(500);
+    // And the compact reader does read the bodies the sandbox sends.
+    expect(readCompactQuotes(compact([{ symbol: 'A', bid: '1', ask: '2', mid: '1.5', timestamp: '2026-11-22T12:00:00Z' }]))).toHaveLength(1);
+  });
+});
+
