@@ -27,6 +27,12 @@ export interface QuotesRequest {
   concurrency?: number;
   /** Called after each batch completes. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Called with each batch's quotes as it arrives (batches arrive in any order; `index` is the
+   * batch's place in the request). For callers that do their work while other batches are still on
+   * the way; the result is still the whole, merged answer.
+   */
+  onBatch?: (index: number, quotes: readonly Quote[]) => void;
 }
 
 export const DEFAULT_BATCH_SIZE = 100;
@@ -56,7 +62,9 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
     while (failure === undefined && next < batches.length) {
       const index = next++;
       try {
-        results[index] = await fetchBatch(shared, request, batches[index]!, budget);
+        const result = await fetchBatch(shared, request, batches[index]!, budget);
+        results[index] = result;
+        request.onBatch?.(index, result.quotes);
         request.onProgress?.(++done, batches.length);
       } catch (error) {
         if (failure === undefined) failure = parent?.aborted ? new AbortError() : error;

@@ -8,7 +8,6 @@
 // all attempts together, never each one (docs/networking.md).
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
-import { exchange } from './exchange.js';
 import { toNetworkError } from './network-error.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { formatDuration } from '../render/clock.js';
@@ -207,16 +206,33 @@ async function attemptOnce(
   }
 
   try {
-    const response = await exchange(dispatcher, {
+    // request(), the API every undici dispatcher has, of any version: a caller's own, or the global
+    // one that Node's fetch may have installed from Node's own copy of undici.
+    const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method,
       headers,
       body: request.body,
-    }, { signal: controller.signal, maxBytes, tooLarge: (status) => tooLarge(method, url, maxBytes, status) });
+      signal: controller.signal,
+    });
     const responseHeaders = flattenHeaders(response.headers);
-    const size = response.body.length;
-    const text = response.body.toString('utf8');
+    const declared = Number(responseHeaders['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      response.body.destroy();
+      throw tooLarge(method, url, maxBytes, response.statusCode);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw tooLarge(method, url, maxBytes, response.statusCode);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks, size).toString('utf8');
     if (debug) {
       debug(`< ${statusLine(response.statusCode)} in ${Date.now() - started} ms, ${size} bytes`);
       for (const [name, value] of Object.entries(responseHeaders)) {

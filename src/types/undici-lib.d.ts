@@ -15,8 +15,8 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   const value: typeof Dispatcher;
   export default value;
 }
-declare module 'undici/lib/api/api-connect.js' {
-  const value: (...args: unknown[]) => unknown;
+declare module 'undici/lib/api/index.js' {
+  const value: Record<string, unknown>;
   export default value;
 }
 declare module 'undici/lib/global.js' {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../src/api/json.js';
-import { merge, mergeByRequest, parseQuotes, readCompactQuotes, type BatchResult } from '../../src/api/quotes.js';
+import { getQuotes, merge, mergeByRequest, parseQuotes, readCompactQuotes, type BatchResult } from '../../src/api/quotes.js';
+import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
 
 const quote = (symbol: string, bid = '1.0'): Quote => ({ symbol, bid, ask: '1.1', mid: '1.05', timestamp: '2026-11-22T12:00:00.000Z' });
@@ -104,6 +105,24 @@ describe('reading a compact quotes body', () => {
     expect(read).toBeGreaterThan(500);
     // And the compact reader does read the bodies the sandbox sends.
     expect(readCompactQuotes(compact([{ symbol: 'A', bid: '1', ask: '2', mid: '1.5', timestamp: '2026-11-22T12:00:00Z' }]))).toHaveLength(1);
+  });
+});
+
+describe('getQuotes', () => {
+  it('hands each batch to onBatch as it arrives, with its place, and still returns the whole', async () => {
+    const sandbox = await startTestSandbox({ synthetic: 50 });
+    try {
+      const symbols = Array.from({ length: 25 }, (_, i) => `SYN${String(i + 1).padStart(5, '0')}`);
+      const seen: Array<[number, string[]]> = [];
+      const result = await getQuotes({}, {
+        baseUrl: sandbox.url, accessToken: await getToken(sandbox.url), organizationId: 'org_demo', symbols, batchSize: 10, concurrency: 3,
+        onBatch: (index, quotes) => seen.push([index, quotes.map((quote) => quote.symbol)]),
+      });
+      expect(seen.sort(([a], [b]) => a - b)).toEqual([[0, symbols.slice(0, 10)], [1, symbols.slice(10, 20)], [2, symbols.slice(20)]]);
+      expect(result.data.map((quote) => quote.symbol)).toEqual(symbols);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

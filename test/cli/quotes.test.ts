@@ -197,6 +197,26 @@ describe('quotes against a scripted server', () => {
     expect(result.stdout).not.toMatch(/0\.0000199999/);
   });
 
+  // Batches answered in the order asked are rendered as they arrive (earlyJson in the command);
+  // any other answer is merged first. The output must not tell the two apart.
+  it('writes the same JSON whether each batch comes back in the order asked or not', async () => {
+    const answer = (reverse: boolean) => (seen: { url: string }, res: import('node:http').ServerResponse) => {
+      const symbols = new URL(seen.url, 'http://x').searchParams.get('symbols')!.split(',');
+      const data = symbols.map((symbol, i) => ({ symbol, bid: `1.${i}0`, ask: `1.${i}5`, mid: `1.${i}25`, timestamp: '2026-11-22T12:00:00.000Z' }));
+      const text = JSON.stringify({ data: reverse ? data.reverse() : data }).replace(/"(bid|ask|mid)":"([^"]*)"/g, '"$1":$2');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+    const argv = ['A', 'B', 'C', 'D', 'E', '--batch-size', '2', '--json'];
+    const inOrder = await run(answer(false), argv);
+    await server?.close();
+    const reversed = await run(answer(true), argv);
+    expect(inOrder.code).toBe(0);
+    expect(reversed.stdout).toBe(inOrder.stdout);
+    expect(JSON.parse(inOrder.stdout).data.map((quote: { symbol: string; bid: number }) => quote.symbol)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(inOrder.stdout).toContain('"symbol": "B",\n      "bid": 1.10,');
+  });
+
   it('tolerates extra fields, unrequested symbols and numeric strings', async () => {
     const body = '{"data":[{"symbol":"EURUSD","bid":"1.08505","ask":"1.08507","mid":"1.08506","timestamp":"2026-11-22T12:00:00Z","venue":"EBS"},'
       + '{"symbol":"GBPUSD","bid":1.25,"ask":1.26,"mid":1.255,"timestamp":"2026-11-22T12:00:00Z"}],"meta":{"x":1}}';

@@ -3,7 +3,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
-import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
+import { jsonQuoteList, renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
 import { isStale } from '../../render/age.js';
 import { hasControl, stripControl } from '../../render/text.js';
 import { requireCredentials } from '../credentials.js';
@@ -98,6 +98,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);
   const progress = createProgress(deps);
+  const early = format === 'json' ? earlyJson() : undefined;
   let result: QuotesResult;
   try {
     result = await getQuotes(http, {
@@ -109,6 +110,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
       batchSize,
       concurrency,
       onProgress: progress.update,
+      onBatch: early?.onBatch,
     });
   } finally {
     progress.done();
@@ -116,7 +118,8 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
 
   const now = deps.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
-  deps.io.stdout.write(await render(format, result, stale, { color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false), now, maxAgeMs }));
+  const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
+  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, jsonList: early?.listFor(result.data) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -142,9 +145,17 @@ function chooseFormat(deps: Deps, options: QuotesOptions): Format {
   return deps.io.stdoutIsTTY ? 'table' : 'tsv';
 }
 
-async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: { color: boolean; now: number; maxAgeMs: number | undefined }): Promise<string> {
+interface RenderOptions {
+  color: boolean;
+  now: number;
+  maxAgeMs: number | undefined;
+  /** The JSON data array's items, made as the batches arrived (earlyJson). */
+  jsonList?: string;
+}
+
+async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
   switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
+    case 'json': return renderJson({ data: result.data, missing: result.missing, stale }, options.jsonList);
     case 'ndjson': return renderNdjson(result.data);
     case 'csv': return renderCsv(result.data);
     case 'tsv': return renderTsv(result.data);
@@ -154,6 +165,28 @@ async function render(format: Format, result: QuotesResult, stale: string[] | un
       return renderTable(result.data, options);
     }
   }
+}
+
+/**
+ * The JSON text of each batch, made as it arrives, while the other batches are still on the way:
+ * at 10,000 quotes that is most of the rendering, done in time the run would otherwise spend
+ * waiting (docs/benchmarks.md). Usable when the result is the batches' quotes in order, as it is
+ * when the service answers each batch in the order asked.
+ */
+function earlyJson() {
+  const batches: Array<readonly Quote[]> = [];
+  const lists: string[] = [];
+  return {
+    onBatch(index: number, quotes: readonly Quote[]): void {
+      batches[index] = quotes;
+      lists[index] = jsonQuoteList(quotes);
+    },
+    listFor(data: readonly Quote[]): string | undefined {
+      let at = 0;
+      for (const quotes of batches) for (const quote of quotes ?? []) if (data[at++] !== quote) return undefined;
+      return at === data.length ? lists.filter((list) => list !== '').join(',\n') : undefined;
+    },
+  };
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
