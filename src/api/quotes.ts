@@ -55,6 +55,9 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
   const budget = createRateBudget(shared);
 
   const results: Array<BatchResult | undefined> = new Array(batches.length);
+  // Whether the answers so far are in the order asked (see inOrder), checked as each arrives.
+  const seen = new Set<string>();
+  let ordered = true;
   let next = 0;
   let done = 0;
   let failure: unknown;
@@ -64,6 +67,7 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
       try {
         const result = await fetchBatch(shared, request, batches[index]!, budget);
         results[index] = result;
+        ordered &&= answersInOrder(batches[index]!, result.quotes, seen);
         request.onBatch?.(index, result.quotes);
         request.onProgress?.(++done, batches.length);
       } catch (error) {
@@ -78,7 +82,7 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
     parent?.removeEventListener('abort', onAbort);
   }
   if (failure !== undefined) throw failure;
-  return merge(request.symbols, results as BatchResult[]);
+  return merge(request.symbols, results as BatchResult[], ordered);
 }
 
 export interface BatchResult {
@@ -213,8 +217,8 @@ function printable(text: string): string {
 const TAKEN: Quote[] = [];
 
 /** The batches' quotes in the user's order (exported for tests; not part of the library). */
-export function merge(symbols: readonly string[], batches: BatchResult[]): QuotesResult {
-  const { data, missing } = inOrder(symbols, batches) ?? mergeByRequest(symbols, batches);
+export function merge(symbols: readonly string[], batches: BatchResult[], ordered = inOrder(symbols, batches)): QuotesResult {
+  const { data, missing } = ordered ? { data: batches.flatMap((batch) => batch.quotes), missing: [] } : mergeByRequest(symbols, batches);
   const last = batches.at(-1);
   return {
     data,
@@ -229,20 +233,25 @@ export function merge(symbols: readonly string[], batches: BatchResult[]): Quote
  * What the service nearly always sends: one quote per symbol, in the order asked, none twice. Then
  * the quotes are already in the user's order, and mergeByRequest would build the same list slower.
  */
-function inOrder(symbols: readonly string[], batches: BatchResult[]): { data: Quote[]; missing: string[] } | undefined {
-  const data: Quote[] = [];
+function inOrder(symbols: readonly string[], batches: BatchResult[]): boolean {
   const seen = new Set<string>();
+  let at = 0;
   for (const batch of batches) {
-    for (const quote of batch.quotes) {
-      const symbol = symbols[data.length];
-      if (symbol === undefined) return undefined;
-      const key = symbol.toUpperCase();
-      if (quote.symbol.toUpperCase() !== key || seen.has(key)) return undefined;
-      seen.add(key);
-      data.push(quote);
-    }
+    if (!answersInOrder(symbols.slice(at, at + batch.quotes.length), batch.quotes, seen)) return false;
+    at += batch.quotes.length;
   }
-  return data.length === symbols.length ? { data, missing: [] } : undefined;
+  return at === symbols.length;
+}
+
+/** `quotes` answer `asked` one for one, in order, with no symbol in `seen`, to which they are added. */
+function answersInOrder(asked: readonly string[], quotes: readonly Quote[], seen: Set<string>): boolean {
+  if (quotes.length !== asked.length) return false;
+  for (let i = 0; i < quotes.length; i++) {
+    const key = asked[i]!.toUpperCase();
+    if (quotes[i]!.symbol.toUpperCase() !== key || seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
 }
 
 /**
