@@ -36,8 +36,8 @@ Targets (--only takes a comma-separated list of names or numbers):
 
 Options:
   --only <list>        targets to run (default: all)
-  --runs <n>           measured rotations per comparison (default 20 for startup, 10 for memory
-                       and 10k; --quick 5)
+  --runs <n>           measured rotations per comparison (default 20 for startup, 10 for memory,
+                       30 for 10k; --quick 5)
   --warmup <n>         unmeasured rotations first, at least 1; the first checks the output (default 1)
   --budget <s>         no new rotation starts after this many seconds of a comparison, once 3 are
                        done (default 60; --quick 20, once 2 are done)
