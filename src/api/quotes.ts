@@ -247,8 +247,9 @@ function inOrder(symbols: readonly string[], batches: BatchResult[]): boolean {
 function answersInOrder(asked: readonly string[], quotes: readonly Quote[], seen: Set<string>): boolean {
   if (quotes.length !== asked.length) return false;
   for (let i = 0; i < quotes.length; i++) {
+    const symbol = quotes[i]!.symbol;
     const key = asked[i]!.toUpperCase();
-    if (quotes[i]!.symbol.toUpperCase() !== key || seen.has(key)) return false;
+    if ((symbol !== key && symbol.toUpperCase() !== key) || seen.has(key)) return false;
     seen.add(key);
   }
   return true;

@@ -119,7 +119,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const now = deps.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
-  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, jsonList: early?.listFor(result.data) }));
+  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, jsonLists: early?.listsFor(result.data) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -149,13 +149,13 @@ interface RenderOptions {
   color: boolean;
   now: number;
   maxAgeMs: number | undefined;
-  /** The JSON data array's items, made as the batches arrived (earlyJson). */
-  jsonList?: string;
+  /** The JSON data array's items, batch by batch, made as the batches arrived (earlyJson). */
+  jsonLists?: string[];
 }
 
 async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
   switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale }, options.jsonList);
+    case 'json': return renderJson({ data: result.data, missing: result.missing, stale }, options.jsonLists);
     case 'ndjson': return renderNdjson(result.data);
     case 'csv': return renderCsv(result.data);
     case 'tsv': return renderTsv(result.data);
@@ -181,10 +181,10 @@ function earlyJson() {
       batches[index] = quotes;
       lists[index] = jsonQuoteList(quotes);
     },
-    listFor(data: readonly Quote[]): string | undefined {
+    listsFor(data: readonly Quote[]): string[] | undefined {
       let at = 0;
       for (const quotes of batches) for (const quote of quotes ?? []) if (data[at++] !== quote) return undefined;
-      return at === data.length ? lists.filter((list) => list !== '').join(',\n') : undefined;
+      return at === data.length ? lists : undefined;
     },
   };
 }
