@@ -6,6 +6,7 @@
 // Built-in modules through process.getBuiltinModule, not import: on Node 20 each imported built-in
 // gets an ES module facade built for it, which here cost 2-3 ms of every run (docs/benchmarks.md).
 // node:fs and node:path are loaded by the time any code runs; node:vm only when a bundle is.
+// And node:module not at all: the bundle's require() is process.getBuiltinModule.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
@@ -59,11 +60,10 @@ export function loadBundle<T>(file: string, cacheFile: string | undefined): Load
     }
   }
   const vm = process.getBuiltinModule('node:vm');
-  const { createRequire } = process.getBuiltinModule('node:module');
   // The wrapper is Node's own for CommonJS, on the first line so that line numbers stay true.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} as T };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  script.runInThisContext()(module.exports, requireBuiltin, module, file, path.dirname(file));
   return {
     exports: module.exports,
     save: () => {
@@ -71,6 +71,13 @@ export function loadBundle<T>(file: string, cacheFile: string | undefined): Load
       writeCache(cacheFile, script.createCachedData());
     },
   };
+}
+
+/** The bundle's require(): it bundles all but Node's built-in modules (scripts/build.js). */
+function requireBuiltin(id: string): unknown {
+  const builtin = process.getBuiltinModule(id);
+  if (builtin === undefined) throw new Error(`mkt's bundle asked for ${id}, which is not a Node built-in module`);
+  return builtin;
 }
 
 function writeCache(cacheFile: string, data: Buffer): void {
