@@ -51,34 +51,27 @@ function withNumberSources(value: unknown, text: string): boolean {
   }
   let next = 0;
   let seenNames = 0;
-  // One number: its source, if the next one in the text has the same value.
-  const exact = (number: number): JsonNumber | undefined => {
+  // One value of an array or object: a number becomes its source, if the next one in the text has
+  // the same value; an array or object is walked.
+  const visit = (container: Record<string | number, unknown>, key: string | number): boolean => {
+    const item = container[key];
+    if (typeof item === 'object' && item !== null) return walk(item);
+    if (typeof item !== 'number') return true;
     const source = sources[next++];
-    return source !== undefined && Number(source) === number ? new JsonNumber(source) : undefined;
+    if (source === undefined || Number(source) !== item) return false;
+    container[key] = new JsonNumber(source);
+    return true;
   };
   const walk = (node: object): boolean => {
+    const container = node as Record<string | number, unknown>;
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const item: unknown = node[i];
-        if (typeof item === 'number') {
-          const number = exact(item);
-          if (number === undefined) return false;
-          node[i] = number;
-        } else if (typeof item === 'object' && item !== null && !walk(item)) return false;
-      }
+      for (let i = 0; i < node.length; i++) if (!visit(container, i)) return false;
       return true;
     }
-    const record = node as Record<string, unknown>;
-    for (const key in record) {
+    for (const key in container) {
       seenNames++;
       const first = key.charCodeAt(0);
-      if ((first >= 0x30 && first <= 0x39) || key === '__proto__') return false;
-      const item = record[key];
-      if (typeof item === 'number') {
-        const number = exact(item);
-        if (number === undefined) return false;
-        record[key] = number;
-      } else if (typeof item === 'object' && item !== null && !walk(item)) return false;
+      if ((first >= 0x30 && first <= 0x39) || key === '__proto__' || !visit(container, key)) return false;
     }
     return true;
   };
