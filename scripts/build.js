@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const started = Date.now();
@@ -74,7 +75,8 @@ const llhttpConstants = {
       const client = await readFile(args.path, 'utf8');
       const used = new Set([...client.matchAll(/(?<![\w/.])constants\.([A-Za-z_]+)/g)].map((match) => match[1]));
       for (const name of used) if (name !== 'TYPE' && name !== 'ERROR') throw new Error(`llhttp-constants: client-h1.js now reads constants.${name}`);
-      const { TYPE, ERROR } = require('undici/lib/llhttp/constants.js');
+      // The copy next to this client, whichever undici it belongs to.
+      const { TYPE, ERROR } = require(fileURLToPath(new URL('../llhttp/constants.js', pathToFileURL(args.path))));
       return { contents: `module.exports = ${JSON.stringify({ TYPE, ERROR })};`, loader: 'js' };
     });
   },

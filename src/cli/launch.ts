@@ -18,8 +18,8 @@ export async function launch(argv: string[]): Promise<number> {
     return 0;
   }
   const command = commandOf(argv);
-  setCompilerFlags(command);
-  const dir = codeCacheDir(process.env);
+  // No checksum, no code cache: a damaged one could crash V8.
+  const dir = setCompilerFlags(command) ? codeCacheDir(process.env) : undefined;
   const bundle = loadBundle<{ main: Main }>(
     process.getBuiltinModule('node:url').fileURLToPath(new URL('./main.cjs', import.meta.url)),
     dir === undefined ? undefined : codeCacheFile(dir, MKT_BUILD_ID, command),
@@ -35,23 +35,34 @@ function commandOf(argv: readonly string[]): string {
   return word !== undefined && COMMANDS.has(word) ? word : 'other';
 }
 
+/** Node's majors whose V8 knows every flag below: V8 prints an error for a flag it does not know. */
+const FLAGS_CHECKED_UP_TO = 26;
+
 /**
- * V8's optimising compilers pay off in long-running processes; a CLI run is over in a fraction of a
- * second. Set before the bundle loads: V8 accepts a code cache only under the flags it was made with.
+ * V8 flags, set before the bundle loads: V8 accepts a code cache only under the flags it was made
+ * with. Set on the Node majors they were checked on (20, 22, 24, 26); a later one runs without them,
+ * and without the code cache, slower, rather than print "unrecognized flag" on every run if its V8
+ * dropped one.
  *
- * - Optimised JavaScript: compiled on a background thread, which competes with everything else for
- *   the CPU, and which the process waits for at exit. Interpreter and baseline code only: 10,000
- *   quotes took 8% less time (docs/benchmarks.md). Not for the sandbox, a server that runs for long.
+ * - Optimised JavaScript pays off in long-running processes; a CLI run is over in a fraction of a
+ *   second. It is compiled on a background thread, which competes with everything else for the CPU,
+ *   and which the process waits for at exit. Interpreter and baseline code only: 10,000 quotes took
+ *   8% less time (docs/benchmarks.md). Not for the sandbox, a server that runs for long.
  * - undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
  *   compiler, then recompiles it with the optimising one, and the process waits for that at exit:
  *   60-100 ms after the output is written, on every run. Node 20's V8 reads --liftoff-only when it
  *   compiles; later ones read it only at start-up, but take each new instance's tier-up budget from
  *   the flag of the moment, and one this large is never spent.
+ * - A checksum in each code cache, checked before V8 uses it: a damaged file is refused, where
+ *   without it V8 could run it and crash (./code-cache.ts).
  */
-function setCompilerFlags(command: string): void {
+function setCompilerFlags(command: string): boolean {
+  if (Number(process.versions.node.split('.')[0]) > FLAGS_CHECKED_UP_TO) return false;
   // As in ./code-cache.ts, no ES module facade; and not loaded at all for --version.
   const v8 = process.getBuiltinModule('node:v8');
   if (command !== 'sandbox') v8.setFlagsFromString('--max-opt=1');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--wasm-tiering-budget=1000000000');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
+  return true;
 }

@@ -1,12 +1,13 @@
 // The V8 code cache of the built CLI (src/cli/code-cache.ts, src/cli/launch.ts): written once per
 // build, Node version and command, used by the runs after, never holding data, and never able to
 // make a run fail.
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
+import { BIN, baseEnv, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
 
 // A client of this run's own: its secret appears nowhere in mkt's source, so finding it in a cache
 // would mean the cache kept data.
@@ -18,6 +19,11 @@ beforeAll(async () => {
   sandbox = await startSandboxProcess(['--per-minute', '1000', '--clients', clients]);
 });
 afterAll(() => sandbox.stop());
+
+function runBinIn(cwd: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  return collect(child, performance.now(), '', 20_000);
+}
 
 /** A logged-in user of their own, whose code caches go to `<home>/cache/mkt/code-cache`. */
 async function user(extra: Record<string, string> = {}) {
@@ -86,6 +92,12 @@ describe('the code cache', () => {
     ['garbage', () => Buffer.from('not a code cache')],
     ['a cut-off cache', (file: string) => fs.readFileSync(file).subarray(0, 4000)],
     ['an empty file', () => Buffer.alloc(0)],
+    // V8 would run this one, and crash, without the checksum it is told to check.
+    ['one byte flipped inside', (file: string) => {
+      const data = fs.readFileSync(file);
+      data[200] = data[200]! ^ 0xff;
+      return data;
+    }],
   ])('a damaged one (%s) is ignored and replaced', async (_name, damage) => {
     const { env, cacheOf } = await user();
     expect((await runBin(['quotes', 'EURUSD', '--json'], { env })).code).toBe(0);
@@ -113,6 +125,57 @@ describe('the code cache', () => {
     const run = await runBin(['quotes', 'EURUSD', '--json'], { env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(run.stdout).data[0].symbol).toBe('EURUSD');
+  });
+
+  it('is used only from a directory and a file of this user alone', async () => {
+    const { env, dir, cacheOf } = await user();
+    expect((await runBin(['quotes', 'EURUSD', '--json'], { env })).code).toBe(0);
+    const file = cacheOf('quotes')!;
+    // A cache runs as code. In a directory others could write to, it is neither read nor written.
+    // (Damaged first: read, it would be refused and so replaced.)
+    fs.writeFileSync(file, 'not a cache');
+    for (const [target, mode] of [[dir, 0o777], [path.dirname(dir), 0o775]] as const) {
+      fs.chmodSync(target, mode);
+      const before = fs.statSync(file);
+      const run = await runBin(['quotes', 'EURUSD', '--json'], { env });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(fs.statSync(file).ino).toBe(before.ino);
+      fs.chmodSync(target, 0o700);
+    }
+    // A file others could write to, in a directory of the user's alone, is not read: a new one replaces it.
+    fs.chmodSync(file, 0o666);
+    const before = fs.statSync(file);
+    expect((await runBin(['quotes', 'EURUSD', '--json'], { env })).code).toBe(0);
+    expect(fs.statSync(file).ino).not.toBe(before.ino);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('never follows a link or waits on a pipe at its place', async () => {
+    const { env, home, cacheOf } = await user();
+    expect((await runBin(['quotes', 'EURUSD', '--json'], { env })).code).toBe(0);
+    const file = cacheOf('quotes')!;
+    // A link to a good cache: followed, it would be used and left in place.
+    const outside = path.join(home, 'outside');
+    fs.copyFileSync(file, outside);
+    const good = fs.readFileSync(outside);
+    fs.rmSync(file);
+    fs.symlinkSync(outside, file);
+    expect((await runBin(['quotes', 'EURUSD', '--json'], { env })).code).toBe(0);
+    expect(fs.lstatSync(file).isFile()).toBe(true);
+    expect(fs.readFileSync(outside).equals(good)).toBe(true);
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    const run = await runBin(['quotes', 'EURUSD', '--json'], { env, timeoutMs: 10_000 });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('ignores a relative XDG_CACHE_HOME, which would follow the working directory', async () => {
+    const { env, home } = await user({ XDG_CACHE_HOME: 'relative-cache' });
+    const cwd = tempDir();
+    const run = await runBinIn(cwd, ['quotes', 'EURUSD', '--json'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(fs.existsSync(path.join(cwd, 'relative-cache'))).toBe(false);
+    expect(fs.readdirSync(path.join(home, '.cache', 'mkt', 'code-cache')).some((name) => name.endsWith('-quotes.v8cache'))).toBe(true);
   });
 
   it('is not written by a failed run', async () => {
