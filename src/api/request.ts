@@ -222,17 +222,7 @@ async function attemptOnce(
       response.body.destroy();
       throw tooLarge(method, url, maxBytes, response.statusCode);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        response.body.destroy();
-        throw tooLarge(method, url, maxBytes, response.statusCode);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks, size).toString('utf8');
+    const { text, size } = await readBody(response.body, maxBytes, () => tooLarge(method, url, maxBytes, response.statusCode));
     if (debug) {
       debug(`< ${statusLine(response.statusCode)} in ${Date.now() - started} ms, ${size} bytes`);
       for (const [name, value] of Object.entries(responseHeaders)) {
@@ -263,6 +253,29 @@ async function attemptOnce(
     clearTimeout(timer);
     parent?.removeEventListener('abort', onParentAbort);
   }
+}
+
+/**
+ * The whole body as text, at most maxBytes of it. Through 'data' events rather than an async
+ * iterator, whose promise per chunk costs more than the rest at 100 requests a run.
+ */
+function readBody(body: NodeJS.ReadableStream & { destroy(): void }, maxBytes: number, tooLargeError: () => Error): Promise<{ text: string; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      body.removeAllListeners('data');
+      body.destroy();
+      reject(tooLargeError());
+    });
+    body.on('end', () => resolve({ text: Buffer.concat(chunks, size).toString('utf8'), size }));
+    body.on('error', reject);
+  });
 }
 
 function tooLarge(method: string, url: URL, maxBytes: number, status: number): ResponseError {
