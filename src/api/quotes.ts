@@ -145,7 +145,7 @@ export function readCompactQuotes(text: string): Quote[] | undefined {
     // By index: destructuring goes through the iterator protocol, slow in code V8 has not optimised.
     const symbol = match[1]!;
     const timestamp = match[5]!;
-    if (symbol.trim() === '' || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) return undefined;
+    if (symbol.trim() === '' || !isTimestamp(timestamp)) return undefined;
     quotes.push({ symbol, bid: match[2]!, ask: match[3]!, mid: match[4]!, timestamp });
     if (match[6] !== ',') return quotes;
   }
@@ -173,8 +173,7 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
     const mid = priceText(record.mid);
     const timestamp = record.timestamp;
     // This loop runs 10,000 times for a long list: the messages are built only when one is needed.
-    if (bid === undefined || ask === undefined || mid === undefined || typeof timestamp !== 'string'
-      || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
+    if (bid === undefined || ask === undefined || mid === undefined || typeof timestamp !== 'string' || !isTimestamp(timestamp)) {
       throw fail(`quote ${index + 1} (${printable(symbol)}) ${quoteProblem(record)}`);
     }
     quotes[index] = { symbol, bid, ask, mid, timestamp };
@@ -200,6 +199,11 @@ function priceText(value: unknown): string | undefined {
 
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** ISO 8601 in form, and a date that exists. */
+function isTimestamp(text: string): boolean {
+  return ISO_8601.test(text) && !Number.isNaN(Date.parse(text));
+}
 
 function kind(value: unknown): string {
   if (value instanceof JsonNumber) return value.source;

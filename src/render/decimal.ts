@@ -9,7 +9,10 @@ export function plainDecimal(text: string): string {
 }
 
 export function fractionDigits(text: string): number {
-  const plain = plainDecimal(text);
+  return digitsAfterPoint(plainDecimal(text));
+}
+
+function digitsAfterPoint(plain: string): number {
   const dot = plain.indexOf('.');
   return dot === -1 ? 0 : plain.length - dot - 1;
 }
@@ -22,7 +25,7 @@ export function fractionDigits(text: string): number {
 export function subtract(a: string, b: string): string {
   const plainA = plainDecimal(a);
   const plainB = plainDecimal(b);
-  const digits = Math.max(fractionDigits(plainA), fractionDigits(plainB));
+  const digits = Math.max(digitsAfterPoint(plainA), digitsAfterPoint(plainB));
   const difference = scaled(plainA, digits) - scaled(plainB, digits);
   const negative = difference < 0n;
   let text = (negative ? -difference : difference).toString();
@@ -52,7 +55,7 @@ export function compare(a: string, b: string): number {
 /** Pads the fraction with zeros to at least `digits` places; never rounds. */
 export function padFraction(text: string, digits: number): string {
   const plain = plainDecimal(text);
-  const have = fractionDigits(plain);
+  const have = digitsAfterPoint(plain);
   if (have >= digits) return plain;
   return `${plain}${have === 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
 }
