@@ -1,30 +1,31 @@
 // The two credential operations: POST /auth/cli-login (API key + organization) and
 // POST /v1/auth/token (OAuth 2.0 client credentials). Both return a bearer token.
+import { callEndpoint } from './endpoint.js';
 import { ResponseError } from './errors.js';
-import { sendRequest, type HttpOptions } from './request.js';
-import { displayUrl, errorFromResponse, readJson } from './response.js';
+import type { TransportOptions } from './request.js';
+import { displayUrl } from './response.js';
 import type { TokenResponse } from './types.js';
 
 export const API_KEY_PATTERN = /^[^.\s]+\.\S+$/;
-export const ORGANIZATION_PATTERN = /^org_[A-Za-z0-9_-]+$/;
 
-export async function cliLogin(http: HttpOptions, baseUrl: string, apiKey: string, organizationId: string): Promise<TokenResponse> {
+export async function cliLogin(http: TransportOptions, baseUrl: string, apiKey: string, organizationId: string): Promise<TokenResponse> {
   return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, organizationId);
 }
 
-export async function clientCredentials(http: HttpOptions, baseUrl: string, clientId: string, clientSecret: string): Promise<TokenResponse> {
+export async function clientCredentials(http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string): Promise<TokenResponse> {
   return postForToken(http, endpoint(baseUrl, '/v1/auth/token'), {
     client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials',
   });
 }
 
-async function postForToken(http: HttpOptions, url: URL, body: Record<string, string>, organizationId?: string): Promise<TokenResponse> {
-  const response = await sendRequest(http, {
+async function postForToken(http: TransportOptions, url: URL, body: Record<string, string>, organizationId?: string): Promise<TokenResponse> {
+  const { value } = await callEndpoint(http, {
     method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), idempotent: false,
+    expected: 'a token response',
+    read: (json, response) => parseTokenResponse(json, response),
+    context: { organizationId },
   });
-  if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, { organizationId });
-  const json = await readJson(response, 'a token response');
-  return parseTokenResponse(json, { method: 'POST', url: response.url, status: response.status });
+  return value;
 }
 
 /** RFC 6749 §5.1 `access_token`; also tolerated: `token`, and either inside a `data` wrapper. */

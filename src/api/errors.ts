@@ -2,24 +2,9 @@
 // URL, never a secret) and, in `hint`, the next step. The CLI maps these classes to exit codes in
 // one place (src/cli/exit-codes.ts).
 
-export interface ErrorDetails {
-  hint?: string;
-  cause?: unknown;
-}
+import { MktError, type ErrorDetails } from '../shared/errors.js';
 
-export class MktError extends Error {
-  override name = 'MktError';
-  /** A machine-readable code, stable across releases (e.g. `UNAUTHORIZED`, `NETWORK`). */
-  code: string;
-  /** The next step for the person reading the message. */
-  hint: string | undefined;
-
-  constructor(code: string, message: string, details: ErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
-    this.hint = details.hint;
-  }
-}
+export { MktError, type ErrorDetails };
 
 export interface ApiErrorInit extends ErrorDetails {
   status: number;

@@ -2,18 +2,18 @@
 // prices kept as the exact decimal text the service sent.
 import { AbortError, ResponseError } from './errors.js';
 import { endpoint } from './auth.js';
+import { callEndpoint, type Pacer } from './endpoint.js';
 import { JsonNumber } from './json.js';
-import { stripControl } from '../render/text.js';
-import { createRateBudget, type RateBudget } from './rate-budget.js';
-import { createWaitBudget, DEFAULTS, sendRequest, type HttpOptions } from './request.js';
-import { displayUrl, errorFromResponse, readJson, readRateLimit } from './response.js';
+import { stripControl } from '../shared/text.js';
+import { createRateBudget } from './rate-budget.js';
+import { createWaitBudget, DEFAULTS, type TransportOptions } from './request.js';
+import { displayUrl } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 
 // JSON's number grammar: what a price may look like, as a number or a numeric string. The exponent
 // is capped at three digits: 1e600000000 is valid JSON, and writing it out in plain notation for
 // the table would take all the memory there is.
-const NUMBER = '-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d{1,3})?';
-export const DECIMAL = new RegExp(`^${NUMBER}$`);
+export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 
 export interface QuotesRequest {
   baseUrl: string;
@@ -27,18 +27,12 @@ export interface QuotesRequest {
   concurrency?: number;
   /** Called after each batch completes. */
   onProgress?: (done: number, total: number) => void;
-  /**
-   * Called with each batch's quotes as it arrives (batches arrive in any order; `index` is the
-   * batch's place in the request). For callers that do their work while other batches are still on
-   * the way; the result is still the whole, merged answer.
-   */
-  onBatch?: (index: number, quotes: readonly Quote[]) => void;
 }
 
 export const DEFAULT_BATCH_SIZE = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
-export async function getQuotes(http: HttpOptions, request: QuotesRequest): Promise<QuotesResult> {
+export async function getQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
   const batchSize = Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE);
   const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
   const batches: string[][] = [];
@@ -49,15 +43,12 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
   const parent = http.signal;
   const onAbort = () => controller.abort();
   parent?.addEventListener('abort', onAbort, { once: true });
-  // One --max-wait for the whole call: every batch's retries and the rate budget's waits spend from it.
+  // One maxWaitMs for the whole call: every batch's retries and the rate budget's waits spend from it.
   const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs);
-  const shared: HttpOptions = { ...http, signal: controller.signal, waitBudget };
-  const budget = createRateBudget(shared);
+  const shared: TransportOptions = { ...http, signal: controller.signal, waitBudget };
+  const pacer = createRateBudget(shared);
 
-  const results: Array<BatchResult | undefined> = new Array(batches.length);
-  // Whether the answers so far are in the order asked (see inOrder), checked as each arrives.
-  const seen = new Set<string>();
-  let ordered = true;
+  const results: BatchResult[] = new Array(batches.length);
   let next = 0;
   let done = 0;
   let failure: unknown;
@@ -65,10 +56,7 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
     while (failure === undefined && next < batches.length) {
       const index = next++;
       try {
-        const result = await fetchBatch(shared, request, batches[index]!, budget);
-        results[index] = result;
-        ordered &&= answersInOrder(batches[index]!, result.quotes, seen);
-        request.onBatch?.(index, result.quotes);
+        results[index] = await fetchBatch(shared, request, batches[index]!, pacer);
         request.onProgress?.(++done, batches.length);
       } catch (error) {
         if (failure === undefined) failure = parent?.aborted ? new AbortError() : error;
@@ -82,7 +70,7 @@ export async function getQuotes(http: HttpOptions, request: QuotesRequest): Prom
     parent?.removeEventListener('abort', onAbort);
   }
   if (failure !== undefined) throw failure;
-  return merge(request.symbols, results as BatchResult[], ordered);
+  return mergeBatches(request.symbols, results);
 }
 
 export interface BatchResult {
@@ -91,64 +79,20 @@ export interface BatchResult {
   rateLimit: RateLimitInfo | undefined;
 }
 
-async function fetchBatch(http: HttpOptions, request: QuotesRequest, symbols: string[], budget: RateBudget): Promise<BatchResult> {
+async function fetchBatch(http: TransportOptions, request: QuotesRequest, symbols: string[], pacer: Pacer): Promise<BatchResult> {
   const url = endpoint(request.baseUrl, '/v1/market/quotes');
   url.search = `symbols=${symbols.map(encodeURIComponent).join(',')}${request.venue ? `&venue=${encodeURIComponent(request.venue)}` : ''}`;
-  await budget.acquire();
-  let response;
-  try {
-    response = await sendRequest(http, {
-      method: 'GET',
-      url,
-      headers: { authorization: `Bearer ${request.accessToken}`, 'x-organization-id': request.organizationId },
-      idempotent: true,
-    });
-  } finally {
-    budget.release();
-  }
-  const rateLimit = readRateLimit(response.headers, (http.now ?? Date.now)());
-  budget.update(rateLimit);
-  if (response.status < 200 || response.status >= 300) {
-    // "asks to wait 5s, longer than --max-wait 2s" only when that one wait is longer; when the
-    // earlier waits of this call used up the budget, the message keeps to the time to try again.
-    const waitAlonePassesCap = http.maxWaitMs !== undefined && (response.retryAfterMs ?? 0) > http.maxWaitMs;
-    throw errorFromResponse(response, {
-      organizationId: request.organizationId, maxWaitMs: waitAlonePassesCap ? http.maxWaitMs : undefined, now: http.now,
-    });
-  }
-  const html = /text\/html/i.test(response.headers['content-type'] ?? '');
-  const quotes = (html ? undefined : readCompactQuotes(response.text))
-    ?? parseQuotes(await readJson(response, 'a JSON object with a data array of quotes'), response.url);
-  return { quotes, attempts: response.attempts, rateLimit };
-}
-
-// A string without escapes or control characters: its JSON text is its value.
-const PLAIN_STRING = '"([^"\\\\\\u0000-\\u001f]*)"';
-const COMPACT_QUOTE = new RegExp(
-  `\\{"symbol":${PLAIN_STRING},"bid":(${NUMBER}),"ask":(${NUMBER}),"mid":(${NUMBER}),"timestamp":${PLAIN_STRING}\\}(,|\\]\\}[ \\t\\n\\r]*$)`, 'y');
-
-/**
- * A quotes body exactly as JSON.stringify writes it (no spaces, no escapes, the five fields in
- * order, nothing else), read with one regular expression per quote: at 10,000 quotes, a third of the
- * time of parsing, scanning for the numbers' digits and validating (docs/benchmarks.md). Anything
- * else, or anything parseQuotes would object to, is undefined, and goes the general way, which has
- * the error messages. What comes out is what the general way gives (test/api/quotes.test.ts).
- */
-export function readCompactQuotes(text: string): Quote[] | undefined {
-  if (!text.startsWith('{"data":[')) return undefined;
-  if (/^\{"data":\[\]\}[ \t\n\r]*$/.test(text)) return [];
-  const quotes: Quote[] = [];
-  COMPACT_QUOTE.lastIndex = 9;
-  for (;;) {
-    const match = COMPACT_QUOTE.exec(text);
-    if (match === null) return undefined;
-    // By index: destructuring goes through the iterator protocol, slow in code V8 has not optimised.
-    const symbol = match[1]!;
-    const timestamp = match[5]!;
-    if (symbol.trim() === '' || !isTimestamp(timestamp)) return undefined;
-    quotes.push({ symbol, bid: match[2]!, ask: match[3]!, mid: match[4]!, timestamp });
-    if (match[6] !== ',') return quotes;
-  }
+  const { value: quotes, attempts, rateLimit } = await callEndpoint(http, {
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${request.accessToken}`, 'x-organization-id': request.organizationId },
+    idempotent: true,
+    expected: 'a JSON object with a data array of quotes',
+    read: (json, response) => parseQuotes(json, response.url),
+    context: { organizationId: request.organizationId },
+    pacer,
+  });
+  return { quotes, attempts, rateLimit };
 }
 
 /** Validates a quotes body: `{data: [{symbol, bid, ask, mid, timestamp}]}`. Extra fields are ignored. */
@@ -220,50 +164,12 @@ function printable(text: string): string {
 
 const TAKEN: Quote[] = [];
 
-/** The batches' quotes in the user's order (exported for tests; not part of the library). */
-export function merge(symbols: readonly string[], batches: BatchResult[], ordered = inOrder(symbols, batches)): QuotesResult {
-  const { data, missing } = ordered ? { data: batches.flatMap((batch) => batch.quotes), missing: [] } : mergeByRequest(symbols, batches);
-  const last = batches.at(-1);
-  return {
-    data,
-    missing,
-    requests: batches.length,
-    attempts: batches.reduce((sum, batch) => sum + batch.attempts, 0),
-    rateLimit: last?.rateLimit,
-  };
-}
-
 /**
- * What the service nearly always sends: one quote per symbol, in the order asked, none twice. Then
- * the quotes are already in the user's order, and mergeByRequest would build the same list slower.
- */
-function inOrder(symbols: readonly string[], batches: BatchResult[]): boolean {
-  const seen = new Set<string>();
-  let at = 0;
-  for (const batch of batches) {
-    if (!answersInOrder(symbols.slice(at, at + batch.quotes.length), batch.quotes, seen)) return false;
-    at += batch.quotes.length;
-  }
-  return at === symbols.length;
-}
-
-/** `quotes` answer `asked` one for one, in order, with no symbol in `seen`, to which they are added. */
-function answersInOrder(asked: readonly string[], quotes: readonly Quote[], seen: Set<string>): boolean {
-  if (quotes.length !== asked.length) return false;
-  for (let i = 0; i < quotes.length; i++) {
-    const symbol = quotes[i]!.symbol;
-    const key = asked[i]!.toUpperCase();
-    if ((symbol !== key && symbol.toUpperCase() !== key) || seen.has(key)) return false;
-    seen.add(key);
-  }
-  return true;
-}
-
-/**
- * Each requested symbol's quotes, in the order asked, then what the service sent unasked. A
+ * The batches' quotes in the user's order (exported for tests; not part of the library): each
+ * requested symbol's quotes, in the order asked, then what the service sent unasked. A
  * requested symbol's entry becomes TAKEN, so that what is left, in the same order, is the unasked.
  */
-export function mergeByRequest(symbols: readonly string[], batches: BatchResult[]): { data: Quote[]; missing: string[] } {
+export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[]): QuotesResult {
   const bySymbol = new Map<string, Quote[]>();
   for (const batch of batches) {
     for (const quote of batch.quotes) {
@@ -284,5 +190,6 @@ export function mergeByRequest(symbols: readonly string[], batches: BatchResult[
     bySymbol.set(key, TAKEN);
   }
   for (const quotes of bySymbol.values()) if (quotes !== TAKEN) for (const quote of quotes) data.push(quote);
-  return { data, missing };
+  const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
+  return { data, missing, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
 }

@@ -6,20 +6,16 @@
 // figure is taken to leave out every request still in flight (the server may not have counted them
 // yet). Within one window the estimate only ever goes down, so a late response carrying an older,
 // higher figure cannot raise it.
-import { createWaitBudget, DEFAULTS, sleep, type HttpOptions } from './request.js';
-import type { RateLimitInfo } from './types.js';
+import type { Pacer } from './endpoint.js';
+import { createWaitBudget, DEFAULTS, sleep, type TransportOptions } from './request.js';
 
-export interface RateBudget {
-  /** Waits, when the window is spent, until it resets (within what is left of the caller's --max-wait). */
-  acquire(): Promise<void>;
-  release(): void;
-  update(info: RateLimitInfo | undefined): void;
-}
+/** A Pacer that waits, when the window is spent, until it resets (within what is left of maxWaitMs). */
+export type RateBudget = Pacer;
 
 /** Two reset times this close apart describe the same window (Reset is in whole seconds). */
 const SAME_WINDOW_MS = 1000;
 
-export function createRateBudget(http: HttpOptions): RateBudget {
+export function createRateBudget(http: TransportOptions): RateBudget {
   const now = http.now ?? Date.now;
   const wait = http.sleep ?? sleep;
   // The same budget as the retries of the requests it paces (getQuotes passes one), so that

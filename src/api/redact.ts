@@ -1,5 +1,5 @@
 // Secrets never reach debug output: these names are redacted in headers, JSON bodies and form bodies.
-import { safeJson } from '../render/text.js';
+import { safeJson } from '../shared/text.js';
 
 const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey',
   'api_key', 'client_secret', 'client_assertion', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);

@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { toNetworkError } from './network-error.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { formatDuration } from '../render/clock.js';
+import { formatDuration } from '../shared/duration.js';
 import { describeStatus, statusLine } from './status-text.js';
 import { globalDispatcher } from './undici.js';
 
@@ -25,20 +25,16 @@ export interface RetryEvent {
   status: number | undefined;
 }
 
+/** What a library user sets (createClient's options). */
 export interface HttpOptions {
-  /** undici dispatcher (Agent, EnvHttpProxyAgent, MockAgent...); default: undici's global one. */
+  /** undici dispatcher (Agent, ProxyAgent, MockAgent...); default: undici's global one. */
   dispatcher?: Dispatcher;
   /** Deadline for each attempt, covering connect, headers and body. Default 15 s. */
   timeoutMs?: number;
   /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
   retries?: number;
-  /** The most time one call (sendRequest, or getQuotes with all its batches) spends waiting, in all. Default 30 s. */
+  /** The most time one call (getQuotes with all its batches) spends waiting, in all. Default 30 s. */
   maxWaitMs?: number;
-  /**
-   * Where that waiting is counted. getQuotes makes one for all its batches and the rate budget;
-   * sendRequest makes its own from maxWaitMs when none is given. Pass one to share it across calls.
-   */
-  waitBudget?: WaitBudget;
   /** Larger responses are refused. Default 32 MiB. */
   maxResponseBytes?: number;
   signal?: AbortSignal;
@@ -48,6 +44,15 @@ export interface HttpOptions {
   onThrottle?: (waitMs: number) => void;
   /** Debug lines; secrets are already redacted. */
   onDebug?: (line: string) => void;
+}
+
+/** HttpOptions plus the seams tests and the CLI use; not part of the public API. */
+export interface TransportOptions extends HttpOptions {
+  /**
+   * Where waiting is counted. getQuotes makes one for all its batches and the rate budget;
+   * sendRequest makes its own from maxWaitMs when none is given.
+   */
+  waitBudget?: WaitBudget;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -115,7 +120,7 @@ const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 
-export async function sendRequest(options: HttpOptions, request: HttpRequest): Promise<HttpResponse> {
+export async function sendRequest(options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
   const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
   const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULTS.maxWaitMs);
   const now = options.now ?? Date.now;
@@ -177,7 +182,7 @@ function shortReason(code: string): string {
 }
 
 async function attemptOnce(
-  dispatcher: Dispatcher, options: HttpOptions, request: HttpRequest, attempt: number, retries: number,
+  dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest, attempt: number, retries: number,
 ): Promise<HttpResponse> {
   const { method, url } = request;
   const where = `${method} ${url.origin}${url.pathname}`;

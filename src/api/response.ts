@@ -5,7 +5,7 @@ import {
 } from './errors.js';
 import { parseJsonExact } from './json.js';
 import type { HttpResponse } from './request.js';
-import { formatDuration } from '../render/clock.js';
+import { formatDuration } from '../shared/duration.js';
 import { describeStatus } from './status-text.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -90,7 +90,7 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext 
       let asked = '';
       if (status >= 500 && response.retryAfterMs !== undefined) {
         hint = `the service is having trouble; try again after ${tryAgainAt(response.retryAfterMs, context)}`;
-        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
+        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && response.retryAfterMs > context.maxWaitMs) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
       }
       return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint });
     }
@@ -105,7 +105,7 @@ function rateLimited(
   let message = `rate limited (429${codeText(parsed.code)}) after ${attempts}`;
   let hint = 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)';
   if (wait !== undefined) {
-    if (response.gaveUpOnBudget && context.maxWaitMs !== undefined) {
+    if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && wait > context.maxWaitMs) {
       message += `; the service asks to wait ${roundUpSeconds(wait)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
     }
     hint = `try again after ${tryAgainAt(wait, context)}`;
@@ -139,7 +139,7 @@ export function displayUrl(url: string): string {
 }
 
 /** A 2xx body as JSON with exact numbers; anything else is a response the client cannot use. */
-export async function readJson(response: HttpResponse, what: string): Promise<unknown> {
+export function readJson(response: HttpResponse, what: string): unknown {
   const { method, url, status } = response;
   const where = `${method} ${displayUrl(url)}`;
   const type = response.headers['content-type'] ?? '';
@@ -152,7 +152,7 @@ export async function readJson(response: HttpResponse, what: string): Promise<un
     });
   }
   try {
-    return await parseJsonExact(response.text);
+    return parseJsonExact(response.text);
   } catch (error) {
     throw new ResponseError(`${where} returned a body that is not valid JSON (${(error as Error).message}); expected ${what}`, {
       method, url, status, cause: error, hint: hintForUnusable,

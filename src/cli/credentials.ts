@@ -1,12 +1,13 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { clientCredentials, ORGANIZATION_PATTERN } from '../api/auth.js';
+import { clientCredentials } from '../api/auth.js';
+import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
 import type { TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
-import { formatAge } from '../render/age.js';
+import { formatAge } from '../shared/time.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readAll } from './io.js';
 import { ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
@@ -42,6 +43,11 @@ export async function readSecret(deps: Deps, source: SecretSource): Promise<{ va
     return { value, from: 'the prompt' };
   }
   throw new UsageError(`no ${source.label} given`, secretHint(source));
+}
+
+/** Secrets never come from flags: they leak into shell history and `ps`. */
+export function rejectSecretFlag(value: string | undefined, flag: string, hint: string): void {
+  if (value !== undefined) throw new UsageError(`${flag} is not accepted: secrets on the command line leak into shell history and ps`, hint);
 }
 
 export function secretHint(source: SecretSource): string {

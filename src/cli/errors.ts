@@ -1,15 +1,8 @@
 // Errors that only the command line raises. The library's errors live in src/api/errors.ts; all
 // share MktError's shape (a stable code, a message, a hint), so main words them all alike.
-import { MktError } from '../api/errors.js';
+import { MktError, UsageError } from '../shared/errors.js';
 
-/** Bad flags, arguments or local input: exit 2. */
-export class UsageError extends MktError {
-  override name = 'UsageError';
-
-  constructor(message: string, hint?: string) {
-    super('USAGE', message, { hint });
-  }
-}
+export { UsageError };
 
 /** No usable stored or supplied credentials: exit 4. */
 export class CredentialsError extends MktError {

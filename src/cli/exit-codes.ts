@@ -64,5 +64,5 @@ export function isCommanderError(error: unknown): error is Error & { code: strin
 }
 
 // What main needs to word an error, loaded with the rest of this module after the fast paths.
-export { safeJson, stripControl } from '../render/text.js';
+export { safeJson, stripControl } from '../shared/text.js';
 export { isDebug } from './io.js';

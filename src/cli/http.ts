@@ -1,34 +1,17 @@
 // HTTP for commands: one undici dispatcher per run, built from the environment (proxies, CAs), and
 // the retry, timeout and debug options from flags and MKT_* variables.
 import fs from 'node:fs';
-import type { Command } from 'commander';
 import type { Dispatcher } from 'undici';
-import { DEFAULTS, type HttpOptions } from '../api/request.js';
+import { DEFAULTS, type TransportOptions } from '../api/request.js';
 import { loadAgent, loadEnvHttpProxyAgent } from '../api/undici.js';
 import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
-import { parseCount, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
-import { formatDuration } from '../render/clock.js';
-import type { RunState } from './program.js';
-
-export interface NetworkFlags {
-  timeout?: string;
-  retries?: string;
-  maxWait?: string;
-  caFile?: string;
-  verbose?: boolean;
-}
-
-export function addNetworkOptions(command: Command): Command {
-  return command
-    .option('--timeout <duration>', 'per attempt, covering connect, headers and body (env MKT_TIMEOUT)', undefined)
-    .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
-    .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT)')
-    .option('--ca-file <path>', 'extra PEM CA certificates to trust (env MKT_CA_FILE)')
-    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)');
-}
+import { formatDuration, parseDuration } from '../shared/duration.js';
+import { parseInteger } from '../shared/integer.js';
+import type { RunState } from './main.js';
+import type { NetworkFlags } from './options/network.js';
 
 export function announceToStderr(deps: Deps, verbose: boolean): boolean {
   return deps.io.stderrIsTTY || verbose || isDebug(deps.env);
@@ -39,7 +22,7 @@ export function announceToStderr(deps: Deps, verbose: boolean): boolean {
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
  */
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<HttpOptions> {
+export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<TransportOptions> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -50,7 +33,7 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const timeoutMs = timeout ? parseDuration(timeout.value, timeout.source) : DEFAULTS.timeoutMs;
   if (timeoutMs < 1) throw new UsageError(`${timeout?.source ?? '--timeout'} must be more than 0`);
   const retriesSetting = setting(flags.retries, '--retries', 'MKT_RETRIES');
-  const retries = retriesSetting ? parseCount(retriesSetting.value, retriesSetting.source, { max: 10 }) : DEFAULTS.retries;
+  const retries = retriesSetting ? parseInteger(retriesSetting.value, retriesSetting.source, { max: 10 }) : DEFAULTS.retries;
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
   const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULTS.maxWaitMs;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');

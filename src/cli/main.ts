@@ -2,10 +2,16 @@
 // bin/mkt.js reaches it through src/cli/launch.ts, which answers --version and loads the bundle.
 import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
-import type { RunState } from './program.js';
 import { isVersionRequest, VERSION } from './version.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
+
+export interface RunState {
+  /** What main returns when the command finishes without throwing. */
+  exitCode: number;
+  /** Run by main after the command, last registered first (closing HTTP connections, say). */
+  cleanups: Array<() => Promise<void>>;
+}
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
   if (isVersionRequest(argv)) {

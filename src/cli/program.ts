@@ -2,6 +2,7 @@
 // state between runs (tests build many).
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
+import type { RunState } from './main.js';
 import { VERSION } from './version.js';
 import { registerConfig } from './commands/config.js';
 import { registerCompletion } from './commands/completion.js';
@@ -13,12 +14,10 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { registerToken } from './commands/token.js';
 
-export interface RunState {
-  /** What main returns when the command finishes without throwing. */
-  exitCode: number;
-  /** Run by main after the command, last registered first (closing HTTP connections, say). */
-  cleanups: Array<() => Promise<void>>;
-}
+/** Every command, in the order `mkt --help` lists them: the one list of them. */
+const COMMANDS: ReadonlyArray<(program: Command, deps: Deps, state: RunState) => void> = [
+  registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerSandbox, registerCompletion, registerHelp,
+];
 
 export function createProgram(deps: Deps, state: RunState): Command {
   const program = new Command('mkt')
@@ -37,15 +36,7 @@ Examples:
 Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for the environment variables.`);
   configure(program, deps);
 
-  registerLogin(program, deps, state);
-  registerToken(program, deps, state);
-  registerLogout(program, deps, state);
-  registerStatus(program, deps, state);
-  registerConfig(program, deps);
-  registerQuotes(program, deps, state);
-  registerSandbox(program, deps);
-  registerCompletion(program, deps, state);
-  registerHelp(program, deps);
+  for (const register of COMMANDS) register(program, deps, state);
   for (const command of program.commands) configure(command, deps);
   return program;
 }

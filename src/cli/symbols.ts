@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readAll } from './io.js';
-import { SPACE_OR_CONTROL } from '../render/text.js';
+import { SPACE_OR_CONTROL } from '../shared/text.js';
 
 export const MAX_SYMBOL_LENGTH = 32;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;

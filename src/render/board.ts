@@ -4,12 +4,13 @@
 // the terminal's size in, lines out; src/cli/watch draws them.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Quote, RateLimitInfo } from '../api/types.js';
-import { formatClock, formatDuration } from './clock.js';
+import { formatDuration } from '../shared/duration.js';
+import { formatClock } from '../shared/time.js';
 import { alignDecimals } from './decimal.js';
 import type { PriceChange, QuoteChange } from './changes.js';
 import { sparkline } from './sparkline.js';
 import { quoteRows } from './table.js';
-import { stripControl } from './text.js';
+import { stripControl } from '../shared/text.js';
 
 export interface BoardStatus {
   polls: number;

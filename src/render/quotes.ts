@@ -2,7 +2,7 @@
 // the digits the service sent, as JSON numbers, so this builds JSON text itself instead of calling
 // JSON.stringify on floats.
 import type { Quote } from '../api/types.js';
-import { safeJson, stripControl } from './text.js';
+import { safeJson, stripControl } from '../shared/text.js';
 
 export interface QuotesView {
   data: readonly Quote[];
@@ -20,27 +20,18 @@ function quoteObject(quote: Quote): string {
   return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
 }
 
-/** The quotes as the items of renderJson's data array: one object each, separated by ",\n". */
-export function jsonQuoteList(data: readonly Quote[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < data.length; i++) {
-    const quote = data[i]!;
-    parts.push(i === 0 ? '    {\n      "symbol": ' : ',\n    {\n      "symbol": ', q(quote.symbol), ',\n      "bid": ', quote.bid,
-      ',\n      "ask": ', quote.ask, ',\n      "mid": ', quote.mid, ',\n      "timestamp": ', q(quote.timestamp), '\n    }');
-  }
-  return parts.join('');
-}
-
 /**
  * `{"data": [...], "missing": [...]}` (and `"stale"` with --max-age), two-space indent: the layout
  * of JSON.stringify(value, null, 2), with the prices as numbers. The pieces go into one array and
  * are joined once, which at 10,000 quotes is twice as fast as building each quote's text apart.
- * `lists`: jsonQuoteList of view.data in consecutive parts, when the caller made them already.
  */
-export function renderJson(view: QuotesView, lists: readonly string[] = [jsonQuoteList(view.data)]): string {
+export function renderJson(view: QuotesView): string {
   const parts = ['{\n  "data": ['];
-  for (const list of lists) if (list !== '') parts.push(parts.length === 1 ? '\n' : ',\n', list);
-  parts.push(parts.length === 1 ? ']' : '\n  ]', ',\n  "missing": ', safeJson(view.missing, 2).replaceAll('\n', '\n  '));
+  view.data.forEach((quote, i) => {
+    parts.push(i === 0 ? '\n    {\n      "symbol": ' : ',\n    {\n      "symbol": ', q(quote.symbol), ',\n      "bid": ', quote.bid,
+      ',\n      "ask": ', quote.ask, ',\n      "mid": ', quote.mid, ',\n      "timestamp": ', q(quote.timestamp), '\n    }');
+  });
+  parts.push(view.data.length === 0 ? ']' : '\n  ]', ',\n  "missing": ', safeJson(view.missing, 2).replaceAll('\n', '\n  '));
   if (view.stale !== undefined) parts.push(',\n  "stale": ', safeJson(view.stale, 2).replaceAll('\n', '\n  '));
   parts.push('\n}\n');
   return parts.join('');

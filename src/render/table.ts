@@ -5,9 +5,9 @@
 // 0.3 s for 1,000 rows, 2 s for 4,000, 8 to 10 s for 10,000 (docs/benchmarks.md); this is linear.
 import { Chalk } from 'chalk';
 import type { Quote } from '../api/types.js';
-import { formatAge, isStale } from './age.js';
+import { formatAge, isStale } from '../shared/time.js';
 import { alignDecimals, compare, fractionDigits, padFraction, plainDecimal, subtract } from './decimal.js';
-import { stripControl } from './text.js';
+import { stripControl } from '../shared/text.js';
 
 export interface TableOptions {
   color: boolean;

@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext } from './context.js';
 import { sendError, JSON_CONTENT_TYPE, type ErrorCode, type ErrorOptions } from './errors.js';
 import type { Principal } from './principal-registry.js';
-import { ORG_ID_PATTERN, SCOPE_TOKEN_PATTERN } from './principals.js';
+import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
+import { SCOPE_TOKEN_PATTERN } from './principals.js';
 import { decodeFormBody, decodeJsonBody, mediaTypeOf, MAX_BODY_BYTES, quoteName, readBody, type Fields } from './request-body.js';
 
 export const BEARER_CHALLENGE = 'Bearer realm="mkt-sandbox"';
@@ -156,7 +157,7 @@ export const handleCliLogin: Route = async (ctx, req, res, requestId) => {
     throw new Reject('INVALID_REQUEST', 'api_key must have the form <client_id>.<client_secret>');
   }
   if (organizationId === undefined) throw new Reject('INVALID_REQUEST', 'organization_id is required (form org_<id>)');
-  if (!ORG_ID_PATTERN.test(organizationId)) {
+  if (!ORGANIZATION_PATTERN.test(organizationId)) {
     throw new Reject('INVALID_REQUEST', 'organization_id must have the form org_<id>, <id> being 1 to 64 of A-Z, a-z, 0-9, _ or -');
   }
   const principal = ctx.principals.authenticate(apiKey.slice(0, dot), apiKey.slice(dot + 1));

@@ -2,6 +2,7 @@
 // `clients` / `--clients FILE`. The file is validated whole, with messages that name the entry and
 // field, because a typo there otherwise shows up later as a puzzling 401 or 403.
 import { readFileSync } from 'node:fs';
+import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { SandboxConfigError } from './config-error.js';
 
 export interface SandboxClient {
@@ -27,8 +28,6 @@ export const BUILT_IN_CLIENTS: readonly SandboxClient[] = [
   { client_id: 'noscope', client_secret: 'noscope-secret', orgs: [DEMO.org], scopes: [] },
 ];
 
-/** `org_` plus 1 to 64 of [A-Za-z0-9_-]: wide enough for real ids, narrow enough to log safely. */
-export const ORG_ID_PATTERN = /^org_[A-Za-z0-9_-]{1,64}$/;
 /** No dot, because an API key is split at its first dot; no colon, because of HTTP Basic. */
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Visible ASCII: anything a shell, a JSON file and a form body carry without surprises. */
@@ -55,7 +54,7 @@ export function validateClient(value: unknown, where: string): SandboxClient {
   if (typeof clientSecret !== 'string' || !CLIENT_SECRET_PATTERN.test(clientSecret)) {
     throw new SandboxConfigError(`${where}: client_secret must be 1 to 256 visible ASCII characters`);
   }
-  if (!Array.isArray(orgs) || orgs.length === 0 || !orgs.every((org) => typeof org === 'string' && ORG_ID_PATTERN.test(org))) {
+  if (!Array.isArray(orgs) || orgs.length === 0 || !orgs.every((org) => typeof org === 'string' && ORGANIZATION_PATTERN.test(org))) {
     throw new SandboxConfigError(`${where}: orgs must be a non-empty array of ids of the form org_<id> (<id>: 1 to 64 of A-Z, a-z, 0-9, _ or -)`);
   }
   if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && SCOPE_TOKEN_PATTERN.test(scope))) {

@@ -5,7 +5,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { BEARER_CHALLENGE } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { sendError, JSON_CONTENT_TYPE } from './errors.js';
-import { ORG_ID_PATTERN } from './principals.js';
+import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { quoteName } from './request-body.js';
 
 export const MAX_SYMBOL_LENGTH = 32;
@@ -86,7 +86,7 @@ export function handleQuotes(ctx: SandboxContext, req: IncomingMessage, res: Ser
     return;
   }
   const org = req.headers['x-organization-id'];
-  if (typeof org !== 'string' || !ORG_ID_PATTERN.test(org)) {
+  if (typeof org !== 'string' || !ORGANIZATION_PATTERN.test(org)) {
     const message = org === undefined ? 'X-Organization-Id header is required' : 'X-Organization-Id must have the form org_<id>';
     sendError(res, requestId, 'INVALID_REQUEST', `${message}, <id> being 1 to 64 of A-Z, a-z, 0-9, _ or -`);
     return;

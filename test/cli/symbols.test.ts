@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeSymbols, parseSymbolsText } from '../../src/cli/symbols.js';
-import { parseCount, parseDuration } from '../../src/cli/duration.js';
+import { parseDuration } from '../../src/shared/duration.js';
+import { parseInteger } from '../../src/shared/integer.js';
 
 describe('symbols', () => {
   it('trims, upper-cases and de-duplicates in first-seen order', () => {
@@ -38,8 +39,8 @@ describe('durations and counts', () => {
   });
 
   it('counts', () => {
-    expect(parseCount('4', '--batch-size', { min: 1 })).toBe(4);
-    expect(() => parseCount('0', '--batch-size', { min: 1 })).toThrow(/between 1/);
-    expect(() => parseCount('1.5', '--batch-size')).toThrow(/whole number/);
+    expect(parseInteger('4', '--batch-size', { min: 1 })).toBe(4);
+    expect(() => parseInteger('0', '--batch-size', { min: 1 })).toThrow(/at least 1/);
+    expect(() => parseInteger('1.5', '--batch-size')).toThrow(/whole number/);
   });
 });

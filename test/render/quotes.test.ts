@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { jsonQuoteList, renderCsv, renderJson, renderNdjson, renderTsv } from '../../src/render/quotes.js';
+import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../src/render/quotes.js';
 import { quoteRows, renderTable } from '../../src/render/table.js';
-import { safeJson } from '../../src/render/text.js';
+import { safeJson } from '../../src/shared/text.js';
 
 const quotes: Quote[] = [
   { symbol: 'EURUSD', bid: '1.08505', ask: '1.08508', mid: '1.085065', timestamp: '2026-11-22T12:00:00.000Z' },
@@ -145,9 +145,6 @@ describe('renderJson, for any quotes', () => {
     fc.assert(fc.property(fc.array(quote, { maxLength: 5 }), fc.array(fc.string({ unit: 'binary', maxLength: 6 }), { maxLength: 3 }), (data, missing) => {
       const expected = `${safeJson({ data, missing }, 2).replace(/"(bid|ask|mid)": "([^"]*)"/g, '"$1": $2')}\n`;
       expect(renderJson({ data, missing })).toBe(expected);
-      // In parts, as the command hands over the batches it rendered as they arrived.
-      const cut = Math.floor(data.length / 2);
-      expect(renderJson({ data, missing }, [jsonQuoteList(data.slice(0, cut)), '', jsonQuoteList(data.slice(cut))])).toBe(expected);
       expect(JSON.parse(renderJson({ data, missing, stale: missing }))).toEqual({
         data: data.map((q) => ({ ...q, bid: Number(q.bid), ask: Number(q.ask), mid: Number(q.mid) })), missing, stale: missing,
       });

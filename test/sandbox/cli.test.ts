@@ -40,16 +40,16 @@ describe('mkt sandbox', () => {
   });
 
   it.each([
-    [['--port', 'abc'], /--port must be an integer from 0 to 65535, got "abc"/],
+    [['--port', 'abc'], /--port must be a whole number, not "abc"/],
     [['--port', '70000'], /--port must be/],
     [['--port', '1.5'], /--port must be/],
-    [['--per-minute', '-1'], /--per-minute must be an integer of at least 1/],
+    [['--per-minute', '-1'], /--per-minute must be a whole number, not "-1"/],
     [['--per-hour', '0'], /--per-hour must be/],
     [['--per-day', '1e3'], /--per-day must be/],
     [['--token-ttl', '0'], /--token-ttl must be/],
     [['--max-symbols', 'many'], /--max-symbols must be/],
     [['--seed', '1.5'], /--seed must be/],
-    [['--synthetic', '100000'], /--synthetic must be an integer from 0 to 99999/],
+    [['--synthetic', '100000'], /--synthetic must be between 0 and 99999, not 100000/],
     [['--host', ' '], /--host must not be empty/],
     [['--clients', '/nonexistent/clients.json'], /cannot read clients file \/nonexistent\/clients\.json/],
   ])('refuses %j as a usage error (exit 2)', async (flags, pattern) => {

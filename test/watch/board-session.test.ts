@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
 import { main } from '../../src/cli/main.js';
-import type { RunState } from '../../src/cli/program.js';
+import type { RunState } from '../../src/cli/main.js';
 import { runWatch } from '../../src/cli/watch/run-watch.js';
 import type { WatchTerminal } from '../../src/cli/watch/terminal.js';
 import { createTestDeps } from '../helpers/cli.js';

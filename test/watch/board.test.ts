@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
 import { renderBoard, stylePrice, truncateStyled, type BoardStatus, type BoardView } from '../../src/render/board.js';
 import { createChangeTracker, type PriceChange } from '../../src/render/changes.js';
-import { formatClock, formatDuration } from '../../src/render/clock.js';
+import { formatDuration } from '../../src/shared/duration.js';
+import { formatClock } from '../../src/shared/time.js';
 
 const NOW = Date.UTC(2025, 0, 6, 14, 30, 20);
 const SGR = /\u001b\[[0-9;]*m/g;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
-import { formatClock } from '../../src/render/clock.js';
+import { formatClock } from '../../src/shared/time.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { cliLogin, getQuotes, startTestSandbox, TEST_EPOCH, type TestSandbox } from '../helpers/sandbox.js';

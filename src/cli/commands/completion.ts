@@ -5,7 +5,7 @@
 import { Argument, type Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { RunState } from '../program.js';
+import type { RunState } from '../main.js';
 import { PROFILE_PATTERN } from '../settings.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,11 +1,11 @@
 // mkt config get|set|unset|list|path: per-profile settings (base-url, org, format).
 import { Argument, type Command } from 'commander';
-import { ORGANIZATION_PATTERN } from '../../api/auth.js';
+import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
 import type { ProfileRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl, resolveProfile } from '../settings.js';
-import { FORMATS } from './quotes.js';
+import { FORMATS, isFormat } from '../options/format.js';
 
 type SettingKey = 'base_url' | 'org' | 'format';
 
@@ -33,7 +33,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
     field: 'format',
     describe: `the default output format of mkt quotes: ${FORMATS.join(', ')}`,
     normalize: (_deps, value) => {
-      if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`format must be one of ${FORMATS.join(', ')}, not "${value.slice(0, 40)}"`);
+      if (!isFormat(value)) throw new UsageError(`format must be one of ${FORMATS.join(', ')}, not "${value.slice(0, 40)}"`);
       return value;
     },
   },

@@ -1,15 +1,17 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
-import { API_KEY_PATTERN, cliLogin, ORGANIZATION_PATTERN } from '../../api/auth.js';
-import { readOrganization, readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import { API_KEY_PATTERN, cliLogin } from '../../api/auth.js';
+import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
+import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
-import { formatAge } from '../../render/age.js';
-import { stripControl } from '../../render/text.js';
+import { formatAge } from '../../shared/time.js';
+import { stripControl } from '../../shared/text.js';
 import { UsageError } from '../errors.js';
-import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
-import type { RunState } from '../program.js';
+import { createHttp } from '../http.js';
+import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { addTargetOptions } from '../options/target.js';
+import type { RunState } from '../main.js';
 import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
-import { addTargetOptions, rejectSecretFlag } from './shared.js';
 
 export interface LoginOptions extends TargetFlags, NetworkFlags {
   withApiKey?: boolean;

@@ -1,9 +1,9 @@
 // mkt logout: forget stored tokens. The service defines no revocation, so say so.
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
-import { formatAge } from '../../render/age.js';
+import { formatAge } from '../../shared/time.js';
 import { UsageError } from '../errors.js';
-import type { RunState } from '../program.js';
+import type { RunState } from '../main.js';
 import { resolveProfile } from '../settings.js';
 
 export interface LogoutOptions {

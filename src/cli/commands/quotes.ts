@@ -3,22 +3,22 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
-import { jsonQuoteList, renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
-import { isStale } from '../../render/age.js';
-import { hasControl, stripControl } from '../../render/text.js';
+import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
+import { isStale } from '../../shared/time.js';
+import { hasControl, stripControl } from '../../shared/text.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
-import { parseCount, parseDuration } from '../duration.js';
+import { parseDuration } from '../../shared/duration.js';
+import { parseInteger } from '../../shared/integer.js';
 import { IncompleteError, UsageError } from '../errors.js';
-import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
+import { createHttp } from '../http.js';
+import { chooseFormat, FORMATS, type Format } from '../options/format.js';
+import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { addTargetOptions } from '../options/target.js';
 import { isColorEnabled } from '../io.js';
-import type { RunState } from '../program.js';
-import { resolveProfile, type TargetFlags } from '../settings.js';
+import type { RunState } from '../main.js';
+import type { TargetFlags } from '../settings.js';
 import { collectSymbols } from '../symbols.js';
-import { addTargetOptions } from './shared.js';
-
-export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
 
 export interface QuotesOptions extends TargetFlags, NetworkFlags {
   symbols?: string;
@@ -82,8 +82,8 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     throw new UsageError('no symbols given', 'name them as arguments (mkt quotes EURUSD AAPL), with --symbols A,B, or with --symbols-file FILE');
   }
   const maxAgeMs = options.maxAge === undefined ? undefined : parseDuration(options.maxAge, '--max-age');
-  const batchSize = options.batchSize === undefined ? undefined : parseCount(options.batchSize, '--batch-size', { min: 1, max: 10_000 });
-  const concurrency = options.concurrency === undefined ? undefined : parseCount(options.concurrency, '--concurrency', { min: 1, max: 32 });
+  const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: 10_000 });
+  const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: 32 });
   const venue = options.venue?.trim();
   if (venue !== undefined && (venue === '' || venue.length > 64 || hasControl(venue))) {
     throw new UsageError('--venue must be a printable name of at most 64 characters');
@@ -98,7 +98,6 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);
   const progress = createProgress(deps);
-  const early = format === 'json' ? earlyJson() : undefined;
   let result: QuotesResult;
   try {
     result = await getQuotes(http, {
@@ -110,7 +109,6 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
       batchSize,
       concurrency,
       onProgress: progress.update,
-      onBatch: early?.onBatch,
     });
   } finally {
     progress.done();
@@ -119,7 +117,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const now = deps.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
-  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, jsonLists: early?.listsFor(result.data) }));
+  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs}));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -132,30 +130,15 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   return 0;
 }
 
-function chooseFormat(deps: Deps, options: QuotesOptions): Format {
-  if (options.json) return 'json';
-  if (options.format) return options.format;
-  const fromEnv = deps.env.MKT_FORMAT;
-  if (fromEnv) {
-    if (!(FORMATS as readonly string[]).includes(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not "${fromEnv.slice(0, 40)}"`);
-    return fromEnv as Format;
-  }
-  const stored = deps.config.profile(resolveProfile(deps, options.profile).value)?.format;
-  if (stored && (FORMATS as readonly string[]).includes(stored)) return stored as Format;
-  return deps.io.stdoutIsTTY ? 'table' : 'tsv';
-}
-
 interface RenderOptions {
   color: boolean;
   now: number;
   maxAgeMs: number | undefined;
-  /** The JSON data array's items, batch by batch, made as the batches arrived (earlyJson). */
-  jsonLists?: string[];
 }
 
 async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
   switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale }, options.jsonLists);
+    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
     case 'ndjson': return renderNdjson(result.data);
     case 'csv': return renderCsv(result.data);
     case 'tsv': return renderTsv(result.data);
@@ -165,28 +148,6 @@ async function render(format: Format, result: QuotesResult, stale: string[] | un
       return renderTable(result.data, options);
     }
   }
-}
-
-/**
- * The JSON text of each batch, made as it arrives, while the other batches are still on the way:
- * at 10,000 quotes that is most of the rendering, done in time the run would otherwise spend
- * waiting (docs/benchmarks.md). Usable when the result is the batches' quotes in order, as it is
- * when the service answers each batch in the order asked.
- */
-function earlyJson() {
-  const batches: Array<readonly Quote[]> = [];
-  const lists: string[] = [];
-  return {
-    onBatch(index: number, quotes: readonly Quote[]): void {
-      batches[index] = quotes;
-      lists[index] = jsonQuoteList(quotes);
-    },
-    listsFor(data: readonly Quote[]): string[] | undefined {
-      let at = 0;
-      for (const quotes of batches) for (const quote of quotes ?? []) if (data[at++] !== quote) return undefined;
-      return at === data.length ? lists : undefined;
-    },
-  };
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {

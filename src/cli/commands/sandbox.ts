@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { parseInteger, type IntegerRange } from '../../shared/integer.js';
 
 export interface SandboxFlags {
   host: string;
@@ -46,28 +47,17 @@ Examples:
     });
 }
 
-function integerFlag(flag: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  const number = /^[-+]?\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < min || number > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw new UsageError(`${flag} must be ${range}, got ${JSON.stringify(value)}`);
-  }
-  return number;
-}
-
 export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
   const host = flags.host.trim();
   if (host === '') throw new UsageError('--host must not be empty', 'use --host 127.0.0.1');
-  const port = integerFlag('--port', flags.port, 0, 65_535) as number;
-  const perMinute = integerFlag('--per-minute', flags.perMinute, 1);
-  const perHour = integerFlag('--per-hour', flags.perHour, 1);
-  const perDay = integerFlag('--per-day', flags.perDay, 1);
-  const tokenTtlSeconds = integerFlag('--token-ttl', flags.tokenTtl, 1, 10 * 365 * 86_400);
-  const maxSymbols = integerFlag('--max-symbols', flags.maxSymbols, 1, 100_000);
-  const seed = integerFlag('--seed', flags.seed, Number.MIN_SAFE_INTEGER);
-  const synthetic = integerFlag('--synthetic', flags.synthetic, 0, 99_999);
+  const port = parseInteger(flags.port, '--port', { max: 65_535 });
+  const perMinute = optionalInteger(flags.perMinute, '--per-minute', { min: 1 });
+  const perHour = optionalInteger(flags.perHour, '--per-hour', { min: 1 });
+  const perDay = optionalInteger(flags.perDay, '--per-day', { min: 1 });
+  const tokenTtlSeconds = optionalInteger(flags.tokenTtl, '--token-ttl', { min: 1, max: 10 * 365 * 86_400 });
+  const maxSymbols = optionalInteger(flags.maxSymbols, '--max-symbols', { min: 1, max: 100_000 });
+  const seed = optionalInteger(flags.seed, '--seed', { min: Number.MIN_SAFE_INTEGER });
+  const synthetic = optionalInteger(flags.synthetic, '--synthetic', { min: 0, max: 99_999 });
 
   const { startSandbox, loadClientsFile, SandboxConfigError, DEMO } = await import('../../sandbox/index.js');
   const usage = (error: unknown, hint?: string): never => {
@@ -114,6 +104,10 @@ Try it:
   });
   deps.io.stderr.write('sandbox: stopping\n');
   await sandbox.close();
+}
+
+function optionalInteger(text: string | undefined, name: string, range: IntegerRange): number | undefined {
+  return text === undefined ? undefined : parseInteger(text, name, range);
 }
 
 /** A UsageError for the listen failures a user can fix with a flag, or undefined. */

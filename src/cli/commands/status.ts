@@ -5,11 +5,11 @@ import { formatMode } from '../../config/store.js';
 import { tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatAge } from '../../render/age.js';
-import { safeJson, stripControl } from '../../render/text.js';
-import type { RunState } from '../program.js';
+import { formatAge } from '../../shared/time.js';
+import { safeJson, stripControl } from '../../shared/text.js';
+import type { RunState } from '../main.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
-import { addTargetOptions } from './shared.js';
+import { addTargetOptions } from '../options/target.js';
 
 export interface StatusOptions extends TargetFlags {
   json?: boolean;

@@ -1,15 +1,17 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
-import { clientCredentials, ORGANIZATION_PATTERN } from '../../api/auth.js';
-import { readSecret, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import { clientCredentials } from '../../api/auth.js';
+import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
+import { readSecret, rejectSecretFlag, saveToken, secretHint, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { safeJson } from '../../render/text.js';
-import { addNetworkOptions, createHttp, type NetworkFlags } from '../http.js';
-import type { RunState } from '../program.js';
+import { safeJson } from '../../shared/text.js';
+import { createHttp } from '../http.js';
+import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { addTargetOptions } from '../options/target.js';
+import type { RunState } from '../main.js';
 import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 import { describeToken } from './login.js';
-import { addTargetOptions, rejectSecretFlag } from './shared.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;

@@ -18,7 +18,7 @@ import type { QuotesOptions } from '../commands/quotes.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { createHttp } from '../http.js';
-import type { RunState } from '../program.js';
+import type { RunState } from '../main.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
 import { afterFailure, afterRateLimit, afterSuccess, type NextPoll } from './pace.js';

@@ -1,9 +1,9 @@
 // The watch in a pipe: NDJSON, one line per quote per poll (or per changed quote with
 // --changes-only), one write per poll so `mkt quotes EURUSD --watch | jq` sees each poll as it
 // happens. Anything for people (throttling, errors, missing symbols) is a line on stderr.
-import { formatClock } from '../../render/clock.js';
+import { formatClock } from '../../shared/time.js';
 import { renderNdjson } from '../../render/quotes.js';
-import { stripControl } from '../../render/text.js';
+import { stripControl } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
 import type { WatchOutput } from './watch-output.js';
 

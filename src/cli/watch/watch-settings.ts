@@ -4,7 +4,8 @@
 // by a poll at a time), so other --format values are refused rather than silently replaced.
 import type { QuotesOptions } from '../commands/quotes.js';
 import type { Deps } from '../deps.js';
-import { parseCount, parseDuration } from '../duration.js';
+import { parseDuration } from '../../shared/duration.js';
+import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { isColorEnabled } from '../io.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
@@ -45,7 +46,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
     deps.io.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
     intervalMs = MIN_INTERVAL_MS;
   }
-  const count = options.count === undefined ? undefined : parseCount(options.count, '--count', { min: 1 });
+  const count = options.count === undefined ? undefined : parseInteger(options.count, '--count', { min: 1, max: 1_000_000 });
   return {
     board,
     intervalMs,

@@ -1,8 +1,9 @@
-// Durations on the command line: 500ms, 2s, 1m, 1h, or a plain number of seconds.
+// Durations, read from people (500ms, 2s, 1m, 1h, or a plain number of seconds) and written for them.
 import { UsageError } from './errors.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** Milliseconds; `name` (a flag or variable) is named in the error. At most 24 hours. */
 export function parseDuration(text: string, name: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!match) throw new UsageError(`${name} must be a duration such as 500ms, 2s, 1m or a number of seconds, not "${text.slice(0, 40)}"`);
@@ -11,9 +12,10 @@ export function parseDuration(text: string, name: string): number {
   return ms;
 }
 
-export function parseCount(text: string, name: string, { min = 0, max = 1_000_000 } = {}): number {
-  if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${name} must be a whole number, not "${text.slice(0, 40)}"`);
-  const value = Number(text);
-  if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, not ${value}`);
-  return value;
+/** 500ms, 2s, 1.5s, 1m, 90s: waits, intervals and timeouts in messages. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${(ms / 1000).toFixed(1)}s`;
 }

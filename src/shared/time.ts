@@ -1,5 +1,11 @@
-// Human durations for ages and expiry: 42s, 3m, 2h 5m, 3d.
+// Times as mkt shows them to a person: local wall-clock time, ages, and whether a quote is stale.
 
+/** HH:MM:SS in the local time zone: the board and its warnings are read by a person at this machine. */
+export function formatClock(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/** Human durations for ages and expiry: 42s, 3m, 2h 5m, 3d. */
 export function formatAge(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   if (seconds < 60) return `${seconds}s`;

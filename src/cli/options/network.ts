@@ -1,0 +1,20 @@
+// Retries, timeouts, the waiting budget, CAs and the request log: the flags of every command that
+// calls the service. src/cli/http.ts turns them into the client's options.
+import type { Command } from 'commander';
+
+export interface NetworkFlags {
+  timeout?: string;
+  retries?: string;
+  maxWait?: string;
+  caFile?: string;
+  verbose?: boolean;
+}
+
+export function addNetworkOptions(command: Command): Command {
+  return command
+    .option('--timeout <duration>', 'per attempt, covering connect, headers and body (env MKT_TIMEOUT)', undefined)
+    .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
+    .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT)')
+    .option('--ca-file <path>', 'extra PEM CA certificates to trust (env MKT_CA_FILE)')
+    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)');
+}

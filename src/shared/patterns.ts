@@ -1,0 +1,7 @@
+// Forms both the client and the sandbox check, so that they agree on what is valid.
+
+/** `org_` and 1 to 64 of A-Z, a-z, 0-9, _ or -: wide enough for real ids, narrow enough to log safely. */
+export const ORGANIZATION_PATTERN = /^org_[A-Za-z0-9_-]{1,64}$/;
+
+/** How ORGANIZATION_PATTERN reads in a message. */
+export const ORGANIZATION_FORM = 'org_<id>, <id> being 1 to 64 of A-Z, a-z, 0-9, _ or -';
