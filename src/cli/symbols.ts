@@ -4,9 +4,7 @@ import fs from 'node:fs';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readAll } from './io.js';
-import { SPACE_OR_CONTROL } from '../shared/text.js';
-
-export const MAX_SYMBOL_LENGTH = 32;
+import { MAX_SYMBOL_LENGTH, SYMBOL_PATTERN } from '../shared/patterns.js';
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface SymbolSources {
@@ -31,18 +29,19 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
   const seen = new Set<string>();
   const bad: string[] = [];
   for (const item of raw) {
-    const symbol = item.trim().toUpperCase();
+    const symbol = item.trim();
     if (symbol === '') continue;
-    if (symbol.length > MAX_SYMBOL_LENGTH || SPACE_OR_CONTROL.test(symbol)) {
+    // Checked before upper-casing, which turns some letters outside ASCII into ASCII ("ß" to "SS").
+    if (!SYMBOL_PATTERN.test(symbol)) {
       bad.push(symbol);
       continue;
     }
-    seen.add(symbol);
+    seen.add(symbol.toUpperCase());
   }
   if (bad.length > 0) {
     const shown = bad.slice(0, 5).map((symbol) => JSON.stringify(symbol.length > 40 ? `${symbol.slice(0, 40)}…` : symbol)).join(', ');
     throw new UsageError(`invalid symbol${bad.length > 1 ? 's' : ''}: ${shown}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
-      `a symbol is printable, without spaces, at most ${MAX_SYMBOL_LENGTH} characters`);
+      `a symbol is 1 to ${MAX_SYMBOL_LENGTH} visible ASCII characters: letters, digits and punctuation, no spaces`);
   }
   return [...seen];
 }

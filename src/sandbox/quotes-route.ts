@@ -5,10 +5,10 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { BEARER_CHALLENGE } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { sendError, JSON_CONTENT_TYPE } from './errors.js';
-import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
+import { MAX_SYMBOL_LENGTH, ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { quoteName } from './request-body.js';
 
-export const MAX_SYMBOL_LENGTH = 32;
+export { MAX_SYMBOL_LENGTH };
 const MISSING_CREDENTIALS = { 'WWW-Authenticate': BEARER_CHALLENGE };
 const INVALID_TOKEN = { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="invalid_token", error_description="The access token is invalid or expired"` };
 const INSUFFICIENT_SCOPE = { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope", scope="market.read"` };

@@ -5,3 +5,9 @@ export const ORGANIZATION_PATTERN = /^org_[A-Za-z0-9_-]{1,64}$/;
 
 /** How ORGANIZATION_PATTERN reads in a message. */
 export const ORGANIZATION_FORM = 'org_<id>, <id> being 1 to 64 of A-Z, a-z, 0-9, _ or -';
+
+/** The most characters in one symbol. */
+export const MAX_SYMBOL_LENGTH = 32;
+
+/** A symbol: 1 to 32 visible ASCII characters (no spaces, controls, or invisible Unicode). */
+export const SYMBOL_PATTERN = /^[\x21-\x7e]{1,32}$/;

@@ -5,9 +5,6 @@
 const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
 const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
 
-/** Whitespace or a control character: one test where a name may contain neither (symbols). */
-export const SPACE_OR_CONTROL = new RegExp(`[\\s${CONTROL_CHARACTERS}]`);
-
 export function stripControl(text: string): string {
   return text.replace(CONTROL, '');
 }

@@ -18,6 +18,11 @@ describe('symbols', () => {
     ['an escape sequence', '\u001b[2J'],
     ['an inner space', 'EUR USD'],
     ['33 characters', 'A'.repeat(33)],
+    // What the sandbox refuses (anything but visible ASCII) is refused here first, by the same pattern.
+    ['a zero-width space', 'A\u200bB'],
+    ['a bidi override', 'AB\u202eC'],
+    ['a letter that upper-cases to ASCII', 'ﬀ'],
+    ['a non-breaking space inside', 'EUR\u00a0USD'],
   ])('refuses %s and names it', (_name, symbol) => {
     expect(() => normalizeSymbols(['AAPL', symbol])).toThrow(/invalid symbol/);
   });

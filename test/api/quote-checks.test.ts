@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { quoteProblems } from '../../src/api/quote-checks.js';
+import type { Quote } from '../../src/api/types.js';
+
+const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+const good: Quote = { symbol: 'EURUSD', bid: '1.08505', ask: '1.08508', mid: '1.085065', timestamp: '2026-11-23T11:59:58.123Z' };
+
+describe('quoteProblems', () => {
+  it.each([
+    ['an ordinary quote', good],
+    ['zero prices', { ...good, bid: '0', ask: '0.0', mid: '-0.0' }],
+    ['a crossed quote with the mid between', { ...good, bid: '1.2', ask: '1.1', mid: '1.15' }],
+    ['exponent notation in range', { ...good, bid: '1.0E-8', ask: '3e-8', mid: '2E-8' }],
+    ['nanoseconds and an offset', { ...good, timestamp: '2026-11-23T13:59:58.123456789+02:00' }],
+    ['29 February of a leap year', { ...good, timestamp: '2024-02-29T00:00:00Z' }],
+  ])('finds nothing wrong with %s', (_name, quote) => {
+    expect(quoteProblems(quote, now)).toEqual([]);
+  });
+
+  it.each([
+    ['a price of 1e999', { ...good, ask: '1e999', mid: '1' }, ['ask is out of range', 'mid is outside bid..ask']],
+    ['a price of 1e-999', { ...good, bid: '1e-999', mid: '1e-999' }, ['bid is out of range', 'mid is out of range']],
+    ['a negative price', { ...good, bid: '-1.08505', mid: '0' }, ['bid is negative']],
+    ['a mid above the ask', { ...good, mid: '1.09' }, ['mid is outside bid..ask']],
+    ['a mid below the bid', { ...good, mid: '1.08504999999' }, ['mid is outside bid..ask']],
+    ['a day that does not exist', { ...good, timestamp: '2026-02-30T00:00:00Z' }, ['timestamp names a day that does not exist']],
+    ['twelve fraction digits', { ...good, timestamp: '9999-12-31T23:59:59.999999999999+23:59' }, ['timestamp is not an RFC 3339 date-time']],
+    ['year 9999', { ...good, timestamp: '9999-12-31T23:59:59Z' }, ['timestamp is more than a day in the future']],
+    ['an offset of 24 hours', { ...good, timestamp: '2026-11-23T12:00:00+24:00' }, ['timestamp is not an RFC 3339 date-time']],
+  ])('names %s', (_name, quote, problems) => {
+    expect(quoteProblems(quote, now)).toEqual(problems);
+  });
+});
