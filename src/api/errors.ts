@@ -2,9 +2,9 @@
 // URL, never a secret) and, in `hint`, the next step. The CLI maps these classes to exit codes in
 // one place (src/cli/exit-codes.ts).
 
-import { MktError, type ErrorDetails } from '../shared/errors.js';
+import { AbortError, MktError, type ErrorDetails } from '../shared/errors.js';
 
-export { MktError, type ErrorDetails };
+export { AbortError, MktError, type ErrorDetails };
 
 export interface ApiErrorInit extends ErrorDetails {
   status: number;
@@ -102,11 +102,3 @@ export class ResponseError extends MktError {
   }
 }
 
-/** The caller aborted (Ctrl-C in the CLI). */
-export class AbortError extends MktError {
-  override name = 'AbortError';
-
-  constructor(message = 'interrupted', details: ErrorDetails = {}) {
-    super('INTERRUPTED', message, details);
-  }
-}

@@ -1,10 +1,10 @@
 // Secrets never reach debug output: these names are redacted in headers, JSON bodies and form bodies.
-import { safeJson } from '../shared/text.js';
+import { REDACTED, safeJson } from '../shared/text.js';
+
+export { REDACTED };
 
 const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey',
   'api_key', 'client_secret', 'client_assertion', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);
-
-export const REDACTED = '[redacted]';
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

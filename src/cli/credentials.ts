@@ -9,7 +9,7 @@ import type { TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { formatAge } from '../shared/time.js';
 import { CredentialsError, UsageError } from './errors.js';
-import { readAll } from './io.js';
+import { readLimited } from '../shared/read-limited.js';
 import { ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
 /** Tokens with less than this left are renewed when client credentials are at hand. */
@@ -31,7 +31,7 @@ export async function readSecret(deps: Deps, source: SecretSource): Promise<{ va
     if (deps.io.stdinIsTTY) {
       throw new UsageError(`${source.stdinFlag} reads the ${source.label} from standard input, which is a terminal`, `pipe it in: ${source.example}`);
     }
-    const value = (await readAll(deps.io.stdin, `the ${source.label} on standard input`, 64 * 1024, deps.signal)).trim();
+    const value = (await readLimited(deps.io.stdin, `the ${source.label} on standard input`, 64 * 1024, deps.signal)).trim();
     if (value === '') throw new UsageError(`${source.stdinFlag} was given but standard input was empty`, `pipe the ${source.label} in: ${source.example}`);
     return { value, from: 'standard input' };
   }

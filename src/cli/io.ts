@@ -1,8 +1,6 @@
 // The process's streams as commands see them. Commands write through this interface only, so tests
 // capture output without touching process.stdout, and colour and TTY decisions are made once here.
 import type { Readable } from 'node:stream';
-import { AbortError } from '../api/errors.js';
-import { UsageError } from './errors.js';
 
 export interface Output {
   write(text: string): void;
@@ -39,32 +37,6 @@ export function isColorEnabled(isTTY: boolean, env: Env, noColorFlag = false): b
   if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
   if (env.TERM === 'dumb') return false;
   return isTTY;
-}
-
-/**
- * Reads a stream to its end as UTF-8 text. More than `maxBytes` is a UsageError naming `what`; an
- * abort of `signal` (Ctrl-C) stops the read at once with an AbortError.
- */
-export async function readAll(stream: Readable, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onAbort = () => stream.destroy(new AbortError());
-  if (signal?.aborted) throw new AbortError();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    for await (const chunk of stream) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buffer.length;
-      if (size > maxBytes) throw new UsageError(`${what} is larger than ${maxBytes / 1024} KiB`);
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (error instanceof UsageError || signal?.aborted) throw signal?.aborted ? new AbortError() : error;
-    throw new UsageError(`cannot read ${what}: ${(error as Error).message}`);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** MKT_DEBUG=1 (anything but empty or 0): verbose requests and stack traces. */

@@ -2,6 +2,7 @@
 // the config file > default. `mkt status` shows the source of each, as `aws configure list` does.
 import type { ProfileRecord, TokenRecord } from '../config/store.js';
 import type { Deps } from './deps.js';
+import { isLoopback } from '../shared/loopback.js';
 import { UsageError } from './errors.js';
 
 export type SourceKind = 'flag' | 'env' | 'config' | 'token' | 'default' | 'unset';
@@ -101,12 +102,6 @@ export function checkBaseUrl(deps: Deps, value: string, source: string): string 
       'use https://, or set MKT_ALLOW_INSECURE_HTTP=1 if you really mean it (plain http is only allowed to loopback addresses)');
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  // Only names that cannot leave the machine: a `*.localhost` name goes to the resolver like any other.
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 export const ORG_HINT = 'pass --org org_<id>, set MKT_ORG, or run `mkt config set org org_<id>`';

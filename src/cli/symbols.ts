@@ -1,9 +1,8 @@
 // Symbols from arguments, --symbols and --symbols-file: trimmed, upper-cased, de-duplicated in
 // first-seen order, and checked before any request.
-import fs from 'node:fs';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
-import { readAll } from './io.js';
+import { readFileLimited, readLimited } from '../shared/read-limited.js';
 import { MAX_SYMBOL_LENGTH, SYMBOL_PATTERN } from '../shared/patterns.js';
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -49,15 +48,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
 async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
-    return readAll(deps.io.stdin, 'the symbols on standard input', MAX_FILE_BYTES, deps.signal);
+    return readLimited(deps.io.stdin, 'the symbols on standard input', MAX_FILE_BYTES, deps.signal);
   }
-  try {
-    const stat = fs.statSync(file);
-    if (stat.isDirectory()) throw new UsageError(`--symbols-file ${file} is a directory`);
-    if (stat.size > MAX_FILE_BYTES) throw new UsageError(`--symbols-file ${file} is larger than 16 MiB`);
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read --symbols-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  return readFileLimited(file, `--symbols-file ${file}`, MAX_FILE_BYTES, deps.signal);
 }

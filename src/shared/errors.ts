@@ -28,3 +28,12 @@ export class UsageError extends MktError {
     super('USAGE', message, { hint });
   }
 }
+
+/** The caller aborted (Ctrl-C in the CLI). */
+export class AbortError extends MktError {
+  override name = 'AbortError';
+
+  constructor(message = 'interrupted', details: ErrorDetails = {}) {
+    super('INTERRUPTED', message, details);
+  }
+}

@@ -24,3 +24,19 @@ const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 export function safeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** What a secret becomes wherever mkt would print it. */
+export const REDACTED = '[redacted]';
+
+/**
+ * `text` with every occurrence of each secret replaced by REDACTED: the last guard for what a
+ * server or a file may echo back (a token quoted in an error message, say). Secrets shorter than 4
+ * characters are left alone; replacing them would garble text and hide nothing.
+ */
+export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  }
+  return out;
+}

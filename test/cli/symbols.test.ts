@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeSymbols, parseSymbolsText } from '../../src/cli/symbols.js';
 import { parseDuration } from '../../src/shared/duration.js';
 import { parseInteger } from '../../src/shared/integer.js';
+import { runCli } from '../helpers/cli.js';
 
 describe('symbols', () => {
   it('trims, upper-cases and de-duplicates in first-seen order', () => {
@@ -47,5 +48,18 @@ describe('durations and counts', () => {
     expect(parseInteger('4', '--batch-size', { min: 1 })).toBe(4);
     expect(() => parseInteger('0', '--batch-size', { min: 1 })).toThrow(/at least 1/);
     expect(() => parseInteger('1.5', '--batch-size')).toThrow(/whole number/);
+  });
+});
+
+describe('symbols files without a size', () => {
+  it.each([
+    ['/dev/zero', /--symbols-file \/dev\/zero is larger than 16 MiB/],
+    ['/nonexistent/list.txt', /cannot read --symbols-file \/nonexistent\/list\.txt: no such file/],
+    ['/', /cannot read --symbols-file \/: it is a directory/],
+  ])('%s ends with exit 2 naming the limit or the reason', async (file, message) => {
+    const { code, stderr, stdout } = await runCli(['quotes', '--symbols-file', file], { env: { MKT_BASE_URL: 'http://127.0.0.1:9', MKT_TOKEN: 't0k3n', MKT_ORG: 'org_demo' } });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
   });
 });

@@ -1,0 +1,51 @@
+// Reading input whole, with a byte cap, as a stream: a device or a pipe has no size to check first
+// (/dev/zero, <(yes)), and a synchronous read of one cannot be interrupted. More than the cap is a
+// UsageError naming the input and the limit; Ctrl-C (`signal`) stops the read at once.
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { AbortError, UsageError } from './errors.js';
+
+/** `stream` to its end as UTF-8 text; `what` names it in messages ("the symbols on standard input"). */
+export async function readLimited(stream: Readable, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onAbort = () => stream.destroy(new AbortError());
+  if (signal?.aborted) throw new AbortError();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of stream) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > maxBytes) throw new UsageError(`${what} is larger than ${formatBytes(maxBytes)}`, `mkt reads at most ${formatBytes(maxBytes)} of it`);
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (signal?.aborted) throw new AbortError();
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The file at `path`, read the same way; `what` names it ("--symbols-file watchlist.txt"). */
+export function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return readLimited(fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+}
+
+function describeReadError(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT': return 'no such file';
+    case 'EISDIR': return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM': return 'permission denied';
+    default: return (error as Error).message;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
