@@ -4,10 +4,10 @@
 // time by rename, the launcher last: a mkt that runs during a build loads whole files of the old
 // build or of the new one, and never finds one missing.
 //
-//   node scripts/build.js [--out DIR] [--without DEVICE,...]
+//   node scripts/build.js [--out DIR] [--without DEVICE,...] [--cli-only]
 //
-// --without leaves out one of the start-up devices below, to measure what it is worth
-// (npm run bench -- --only devices; docs/benchmarks.md).
+// --without leaves out one of the start-up devices below, to measure what it is worth, and
+// --cli-only skips the library (npm run bench -- --only devices; docs/benchmarks.md).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, '..');
 const DEVICES = ['wasm-budget', 'undici-alias', 'lazy-http2', 'minify'];
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, without: { type: 'string', default: '' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, without: { type: 'string', default: '' }, 'cli-only': { type: 'boolean', default: false } } });
 const without = new Set(values.without.split(',').filter(Boolean));
 for (const name of without) if (!DEVICES.includes(name)) throw new Error(`--without: unknown device ${name}; choose from ${DEVICES.join(', ')}`);
 const out = resolve(ROOT, values.out ?? 'dist');
@@ -76,8 +76,9 @@ const staging = join(out, `.build-${process.pid}`);
 rmSync(staging, { recursive: true, force: true });
 try {
   await buildCli(staging);
-  await buildLibrary(staging);
-  install(staging, out);
+  if (!values['cli-only']) await buildLibrary(staging);
+  // --cli-only leaves the library that is there alone.
+  install(staging, out, values['cli-only'] ? 'cli' : '');
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }
@@ -142,8 +143,8 @@ export const {\n${names.map((n) => `  ${n},\n`).join('')}} = cjs;\n`);
   }
 }
 
-/** Moves the new build into `to` a file at a time, the launcher last, then removes what it no longer has. */
-function install(from, to) {
+/** Moves the new build into `to` a file at a time, the launcher last, then removes what it no longer has (under `scope`). */
+function install(from, to, scope) {
   const files = filesUnder(from);
   const last = join('cli', 'launch.js');
   for (const file of [...files.filter((f) => f !== last), last]) {
@@ -151,7 +152,7 @@ function install(from, to) {
     renameSync(join(from, file), join(to, file));
   }
   const kept = new Set(files);
-  for (const file of filesUnder(to)) if (!kept.has(file)) rmSync(join(to, file), { force: true });
+  for (const file of filesUnder(join(to, scope))) if (!kept.has(join(scope, file))) rmSync(join(to, scope, file), { force: true });
 }
 
 /** Files under `dir`, relative to it; not the staging directories of builds under way. */

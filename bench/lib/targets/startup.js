@@ -1,6 +1,6 @@
-// Targets 1 and 2 of issue 6: `mkt quotes EURUSD --json` against the running sandbox, wall time and
+// Targets 1 and 2 (issue 11): `mkt quotes EURUSD --json` against the running sandbox, wall time and
 // peak memory, each against floor-quotes.js; `mkt --version` against `node -e 0`. On every Node
-// binary found (this one and Node 24).
+// binary found (this one, 22 and 24).
 import { join } from 'node:path';
 import { alternate } from '../series.js';
 import { rssRun, timeRun } from '../processes.js';
@@ -19,7 +19,9 @@ function quotesCommands(ctx, node, env) {
   ];
 }
 
-const QUOTES = { target: '1 wall time', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.5, unit: 'ms' };
+// Node 20 has no compile cache and is no longer the line mkt is tuned for (issue 11): a looser limit.
+const QUOTES = { target: '1 wall time', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.2, unit: 'ms' };
+const quotesSpec = (node) => (node.major < 22 ? { ...QUOTES, limit: 1.7 } : QUOTES);
 const VERSION = { target: '1 wall time', what: 'mkt --version vs node -e 0', kind: 'ratio', op: '<=', limit: 1.3, unit: 'ms' };
 const MEMORY = { target: '2 peak memory', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.3, unit: 'bytes' };
 
@@ -43,9 +45,10 @@ async function safely(ctx, spec, node, fn) {
 export async function startup(ctx) {
   const rows = [];
   for (const node of ctx.nodes) {
-    rows.push(await safely(ctx, QUOTES, node, async () => {
+    const spec = quotesSpec(node);
+    rows.push(await safely(ctx, spec, node, async () => {
       const env = await ctx.clientEnv();
-      return measured(ctx, QUOTES, node, quotesCommands(ctx, node, env), timeRun, 20);
+      return measured(ctx, spec, node, quotesCommands(ctx, node, env), timeRun, 20);
     }));
     rows.push(await safely(ctx, VERSION, node, async () => {
       const env = ctx.env();
