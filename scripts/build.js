@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, '..');
-const DEVICES = ['wasm-budget', 'undici-alias', 'lazy-http2', 'minify'];
+const DEVICES = ['wasm-budget', 'undici-alias', 'lazy-http2'];
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, without: { type: 'string', default: '' }, 'cli-only': { type: 'boolean', default: false } } });
 const without = new Set(values.without.split(',').filter(Boolean));
@@ -93,9 +93,6 @@ async function buildCli(dir) {
     format: 'cjs',
     entryPoints: [join(ROOT, 'src/cli/main.ts')],
     outfile: join(dir, 'cli', 'main.cjs'),
-    // Whitespace and comments off: less to read and hash on every run. Names stay, for stack traces.
-    minifyWhitespace: !without.has('minify'),
-    minifySyntax: !without.has('minify'),
     plugins: [undiciAlias, lazyHttp2].filter((plugin) => !without.has(plugin.name)),
     define: { MKT_VERSION: version },
   });

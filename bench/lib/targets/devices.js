@@ -13,7 +13,6 @@ const DEVICES = [
   { name: 'wasm-budget', build: true, limit: (node) => (node.major >= 22 ? 20 : 5) },
   { name: 'undici-alias', build: true },
   { name: 'lazy-http2', build: true },
-  { name: 'minify', build: true },
 ];
 
 function checkQuotes(stdout) {
