@@ -3,9 +3,8 @@
 // Node. A device stays while the difference of the medians is at least its limit; a failed row says
 // that the device can go. Built-time devices are left out by `scripts/build.js --without NAME`; the
 // compile cache by NODE_DISABLE_COMPILE_CACHE=1.
-import { alternate } from '../series.js';
+import { checkQuotes, measured, safely } from '../measure.js';
 import { timeRun } from '../processes.js';
-import { blockedRow, judge } from '../rows.js';
 
 const DEVICES = [
   { name: 'compile-cache', env: { NODE_DISABLE_COMPILE_CACHE: '1' }, applies: (node) => node.major >= 22 },
@@ -15,10 +14,6 @@ const DEVICES = [
   { name: 'lazy-http2', build: true },
 ];
 
-function checkQuotes(stdout) {
-  const body = JSON.parse(stdout.toString('utf8'));
-  if (body.data?.[0]?.symbol !== 'EURUSD') throw new Error(`expected a quote for EURUSD, got ${stdout.toString('utf8').slice(0, 200)}`);
-}
 
 export async function devices(ctx) {
   const rows = [];
@@ -27,25 +22,15 @@ export async function devices(ctx) {
     for (const node of ctx.nodes) {
       if (device.applies && !device.applies(node)) continue;
       const spec = { target: '5 devices', what: `mkt quotes EURUSD --json without ${device.name} minus whole`, kind: 'diff', op: '>=', limit: device.limit?.(node) ?? 5, unit: 'ms' };
-      if (node.blocked) {
-        rows.push(blockedRow({ ...spec, node: node.label }, node.blocked));
-        continue;
-      }
-      try {
+      rows.push(await safely(ctx, spec, node, async () => {
         const env = await ctx.clientEnv();
         variant ??= device.build ? ctx.buildWithout(device.name) : ctx.mkt;
         const commands = [
           { label: `without ${device.name}`, file: node.path, args: [variant, 'quotes', 'EURUSD', '--json'], env: { ...env, ...device.env }, timeoutMs: 30_000, check: checkQuotes },
           { label: 'whole build', file: node.path, args: [ctx.mkt, 'quotes', 'EURUSD', '--json'], env, timeoutMs: 30_000, check: checkQuotes },
         ];
-        ctx.log(`${spec.target}: ${spec.what} [${node.label}]`);
-        const { series, stoppedEarly } = alternate({ commands, measure: timeRun, log: ctx.log, ...ctx.series(20) });
-        ctx.record(`${spec.target} ${device.name} [${node.label}]`, series, spec.unit);
-        rows.push(judge({ ...spec, node: node.label, a: series[0], b: series[1], note: stoppedEarly ? `${series[0].n} runs (time budget)` : undefined }));
-      } catch (error) {
-        ctx.log(`  error: ${error.message}`);
-        rows.push(blockedRow({ ...spec, node: node.label }, error.message.split('\n')[0], 'error'));
-      }
+        return measured(ctx, spec, node, commands, timeRun, 20);
+      }));
     }
   }
   return rows;
