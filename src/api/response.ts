@@ -39,7 +39,8 @@ export function readErrorBody(response: HttpResponse): ErrorBody {
     return { code: stringOr(inner.code), message: stringOr(inner.message), requestId: id, body };
   }
   if (typeof nested === 'string') {
-    return { code: nested, message: stringOr(record.error_description) ?? stringOr(record.message), requestId: id, body };
+    // RFC 6749 §5.2 with the service's code beside it (the sandbox's token endpoint): the code wins.
+    return { code: stringOr(record.code) ?? nested, message: stringOr(record.error_description) ?? stringOr(record.message), requestId: id, body };
   }
   return { code: stringOr(record.code), message: stringOr(record.message) ?? stringOr(record.detail), requestId: id, body };
 }

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SandboxConfigError } from './config-error.js';
 import { createContext } from './context.js';
-import { rawErrorResponse, sendError, type ErrorCode } from './errors.js';
-import { createRequestListener } from './handler.js';
+import { ERROR_STATUS, rawErrorResponse, Reject, type ErrorCode } from './errors.js';
+import { createRequestListener, logRequest, rejectRequest } from './handler.js';
 import type { SandboxOptions } from './options.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -94,6 +94,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     createRequestListener(ctx),
   );
 
+  // Answers written straight to the socket have no request to speak of: no method, path or client.
+  const logSocketAnswer = (code: ErrorCode, requestId: string) => {
+    if (ctx.options.onRequest === undefined) return;
+    logRequest(ctx, { time: ctx.now(), method: undefined, path: undefined, status: ERROR_STATUS[code], clientId: undefined, durationMs: 0, requestId });
+  };
   const answered = new WeakSet<Duplex>();
   const lingering = new Set<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -107,7 +112,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     }
     answered.add(socket);
     const [code, message] = clientErrorCode(error.code);
-    socket.end(rawErrorResponse(code, message, ctx.nextRequestId()));
+    const requestId = ctx.nextRequestId();
+    socket.end(rawErrorResponse(code, message, requestId));
+    logSocketAnswer(code, requestId);
     // Close gently: destroying the socket while the client is still sending makes the kernel answer
     // with a reset, which can discard the response before the client reads it. Give it a moment.
     const linger = setTimeout(() => socket.destroy(), LINGER_MS);
@@ -119,13 +126,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     });
   });
   // Node answers an unknown Expect with a bare 417; give it the envelope.
-  server.on('checkExpectation', (_req, res: ServerResponse) => {
-    sendError(res, ctx.nextRequestId(), 'EXPECTATION_FAILED', 'only "Expect: 100-continue" is supported', { close: true });
+  server.on('checkExpectation', (req, res: ServerResponse) => {
+    rejectRequest(ctx, req, res, new Reject('EXPECTATION_FAILED', 'only "Expect: 100-continue" is supported', { close: true }));
   });
   // Without a listener Node drops CONNECT requests silently.
   server.on('connect', (_req, socket: Duplex) => {
-    if (socket.writable) socket.end(rawErrorResponse('METHOD_NOT_ALLOWED', 'CONNECT is not supported', ctx.nextRequestId()));
-    else socket.destroy();
+    if (!socket.writable) return socket.destroy();
+    const requestId = ctx.nextRequestId();
+    socket.end(rawErrorResponse('METHOD_NOT_ALLOWED', 'CONNECT is not supported', requestId));
+    logSocketAnswer('METHOD_NOT_ALLOWED', requestId);
   });
 
   await new Promise<void>((resolve, reject) => {
