@@ -8,6 +8,7 @@ import { SandboxConfigError } from './config-error.js';
 import { createContext } from './context.js';
 import { ERROR_STATUS, rawErrorResponse, Reject, type ErrorCode } from './errors.js';
 import { createRequestListener, logRequest, rejectRequest } from './handler.js';
+import { clearReadyFile, readyFileContent, removeReadyFile, writeReadyFile } from './ready-file.js';
 import type { SandboxOptions } from './options.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -19,6 +20,11 @@ export interface StartSandboxOptions extends SandboxOptions {
   headersTimeoutMs?: number;
   /** Time allowed to send the whole request (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * Written once listening, atomically, with the URL and this process's PID as shell assignments
+   * (`MKT_BASE_URL=…`, `MKT_SANDBOX_PID=…`); removed before listening and again by close().
+   */
+  readyFile?: string;
 }
 
 export interface Sandbox {
@@ -75,6 +81,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const headersTimeout = timeout('headersTimeoutMs', options.headersTimeoutMs, 10_000);
   const requestTimeout = Math.max(headersTimeout, timeout('requestTimeoutMs', options.requestTimeoutMs, 30_000));
   const ctx = createContext(options);
+  const { readyFile } = options;
+  if (readyFile !== undefined && (typeof readyFile !== 'string' || readyFile === '')) throw new SandboxConfigError('readyFile must be a non-empty path');
+  if (readyFile !== undefined) await clearReadyFile(readyFile);
 
   const server = http.createServer(
     {
@@ -149,20 +158,25 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   server.on('error', (error) => ctx.options.onError(error));
 
   const address = server.address() as AddressInfo;
+  const url = `http://${urlHost(host)}:${address.port}`;
+  const ready = readyFileContent(url, process.pid);
   let closing: Promise<void> | undefined;
-  return {
-    url: `http://${urlHost(host)}:${address.port}`,
-    port: address.port,
-    host,
-    server,
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive connections would otherwise hold close() open until they idle out.
-        server.closeAllConnections();
-        for (const socket of lingering) socket.destroy();
-      });
-      return closing;
-    },
+  const close = () => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      // Keep-alive connections would otherwise hold close() open until they idle out.
+      server.closeAllConnections();
+      for (const socket of lingering) socket.destroy();
+    }).finally(() => (readyFile === undefined ? undefined : removeReadyFile(readyFile, ready)));
+    return closing;
   };
+  if (readyFile !== undefined) {
+    try {
+      await writeReadyFile(readyFile, ready);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  return { url, port: address.port, host, server, close };
 }

@@ -47,6 +47,8 @@ describe('mkt sandbox', () => {
     [['--per-hour', '0'], /--per-hour must be/],
     [['--per-day', '1e3'], /--per-day must be/],
     [['--token-ttl', '0'], /--token-ttl must be/],
+    [['--tokens-per-minute', '0'], /--tokens-per-minute must be/],
+    [['--ready-file', ' '], /--ready-file must not be empty/],
     [['--max-symbols', 'many'], /--max-symbols must be/],
     [['--seed', '1.5'], /--seed must be/],
     [['--synthetic', '100000'], /--synthetic must be between 0 and 99999, not 100000/],
