@@ -6,7 +6,7 @@ import { handleCliLogin, handleToken } from './auth-routes.js';
 import { createContext, type SandboxContext } from './context.js';
 import { Reject, sendError } from './errors.js';
 import type { Exchange, Route } from './exchange.js';
-import { handleHealth } from './meta-routes.js';
+import { handleHealth, handleOpenApiJson, handleOpenApiYaml } from './meta-routes.js';
 import type { RequestLogEntry, SandboxOptions } from './options.js';
 import { handleQuotes } from './quotes-route.js';
 
@@ -21,6 +21,8 @@ const ROUTES = new Map<string, { method: 'GET' | 'POST'; route: Route }>([
   [TOKEN_PATH, { method: 'POST', route: handleToken }],
   ['/auth/cli-login', { method: 'POST', route: handleCliLogin }],
   ['/healthz', { method: 'GET', route: handleHealth }],
+  ['/openapi.yaml', { method: 'GET', route: handleOpenApiYaml }],
+  ['/openapi.json', { method: 'GET', route: handleOpenApiJson }],
 ]);
 
 const ROUTES_HINT = `the service has ${[...ROUTES].map(([path, { method }]) => `${method} ${path}`).join(', ')}`;
