@@ -63,7 +63,7 @@ function rejectUnknownFields(fields: Fields, allowed: readonly string[]): void {
   }
 }
 
-/** HTTP Basic's id and secret both as sent and form-decoded; undefined without an Authorization header. */
+/** HTTP Basic's client id, and its secret both as sent and form-decoded. */
 interface BasicCredentials {
   id: string;
   raw: string;
@@ -82,7 +82,8 @@ function formDecode(text: string): string | undefined {
 /**
  * RFC 6749 §2.3.1 says to form-urlencode the id and secret before Basic; curl -u, requests and
  * authlib send them as they are. Client ids have no character the two readings differ on, so only
- * the secret is read both ways, and the client authenticates when either matches.
+ * the secret is read both ways, and the client authenticates when either matches. Undefined
+ * without an Authorization header; a 401 for one that is not Basic with an id and a secret.
  */
 function basicCredentials(header: string | undefined): BasicCredentials | undefined {
   if (header === undefined) return undefined;
@@ -134,12 +135,12 @@ export const handleToken: Route = async (ctx, ex) => {
   }
   const challenge = { 'WWW-Authenticate': basic === undefined ? BEARER_CHALLENGE : BASIC_CHALLENGE };
   const clientId = basic === undefined ? bodyId : basic.id;
-  if (!clientId || !(basic === undefined ? bodySecret : basic.raw)) {
+  const secrets = basic === undefined ? [bodySecret] : [basic.raw, basic.decoded];
+  if (!clientId || !secrets[0]) {
     throw new Reject('UNAUTHORIZED', 'client credentials are missing: send client_id and client_secret', { headers: challenge });
   }
-  const principal = basic === undefined
-    ? ctx.principals.authenticate(clientId, bodySecret as string)
-    : ctx.principals.authenticate(clientId, basic.raw) ?? (basic.decoded === undefined ? undefined : ctx.principals.authenticate(clientId, basic.decoded));
+  let principal: Principal | undefined;
+  for (const secret of secrets) if (secret !== undefined) principal ??= ctx.principals.authenticate(clientId, secret);
   if (principal === undefined) throw new Reject('UNAUTHORIZED', 'invalid client credentials', { headers: challenge });
   const rateHeaders = admitToken(ctx, ex, principal);
   counted(rateHeaders, () => {

@@ -39,6 +39,15 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
   return { url: sandbox.url, close: () => sandbox.close(), clock, port: sandbox.port, sandbox };
 }
 
+/** Polls `check` every 10 ms until it holds; throws after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 export interface JsonResponse {
   status: number;
   headers: Headers;

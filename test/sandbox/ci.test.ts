@@ -8,7 +8,7 @@ import { main } from '../../src/cli/main.js';
 import { SandboxConfigError, startSandbox, type RequestLogEntry } from '../../src/sandbox/index.js';
 import { BIN, baseEnv, collect } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
-import { getQuotes, getToken, postForm, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { getQuotes, getToken, postForm, startTestSandbox, waitFor, type TestSandbox } from '../helpers/sandbox.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -27,12 +27,23 @@ function scratch(): string {
   return dir;
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** `mkt sandbox --port 0 ARGS` in-process through main; `stop()` interrupts it and gives its exit code. */
+function runSandbox(args: string[]) {
+  const controller = new AbortController();
+  const test = createTestDeps({ signal: controller.signal });
+  const running = main(['sandbox', '--port', '0', ...args], test.deps);
+  return {
+    test,
+    /** Resolves once the banner is out, to the base URL on its first line. */
+    url: async () => {
+      await waitFor(() => test.stdout().includes('mkt quotes'));
+      return test.stdout().split('\n')[0]!;
+    },
+    stop: () => {
+      controller.abort();
+      return running;
+    },
+  };
 }
 
 describe('GET /healthz', () => {
@@ -89,15 +100,12 @@ describe('the ready file', () => {
 
   it('is written by mkt sandbox --ready-file, and removed when it stops', async () => {
     const file = path.join(scratch(), 'sandbox.env');
-    const controller = new AbortController();
-    const test = createTestDeps({ signal: controller.signal });
-    const running = main(['sandbox', '--port', '0', '--ready-file', file], test.deps);
+    const sandboxRun = runSandbox(['--ready-file', file]);
     await waitFor(() => fs.existsSync(file));
     const url = /^MKT_BASE_URL=(\S+)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!;
-    expect(test.stdout().split('\n')[0]).toBe(url);
+    expect(await sandboxRun.url()).toBe(url);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    controller.abort();
-    expect(await running).toBe(0);
+    expect(await sandboxRun.stop()).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
   });
 });
@@ -120,11 +128,9 @@ describe('the request log', () => {
   });
 
   it('mkt sandbox --log writes one line per request on stderr, and never a secret or the query', async () => {
-    const controller = new AbortController();
-    const test = createTestDeps({ signal: controller.signal });
-    const running = main(['sandbox', '--port', '0', '--log'], test.deps);
-    await waitFor(() => test.stdout().includes('mkt quotes'));
-    const url = test.stdout().split('\n')[0]!;
+    const sandboxRun = runSandbox(['--log']);
+    const { test } = sandboxRun;
+    const url = await sandboxRun.url();
     const basic = `Basic ${Buffer.from('demo:demo-secret').toString('base64')}`;
     const token = (await postForm(`${url}/v1/auth/token`, { grant_type: 'client_credentials' }, { authorization: basic })).json as { access_token: string };
     await fetch(`${url}/v1/market/quotes?symbols=EURUSD&access_token=${token.access_token}`, {
@@ -132,8 +138,7 @@ describe('the request log', () => {
     });
     await postForm(`${url}/v1/auth/token`, { grant_type: 'client_credentials', client_id: 'demo', client_secret: 'not-the-secret' });
     await waitFor(() => test.stderr().split('\n').filter((line) => line.includes(' req_')).length === 3);
-    controller.abort();
-    expect(await running).toBe(0);
+    expect(await sandboxRun.stop()).toBe(0);
     const lines = test.stderr().split('\n').filter((line) => line.includes(' req_'));
     const shape = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (POST|GET) (\/\S*) (\d{3}) (\S+) \d+\.\dms req_[0-9a-f]{20}$/;
     expect(lines.map((line) => shape.exec(line)?.slice(1, 5))).toEqual([
@@ -155,13 +160,10 @@ describe('listening beyond loopback', () => {
   });
 
   it.each(['127.0.0.1', 'localhost', '::1'])('stays quiet for %s', async (host) => {
-    const controller = new AbortController();
-    const test = createTestDeps({ signal: controller.signal });
-    const running = main(['sandbox', '--port', '0', '--host', host], test.deps);
-    await waitFor(() => test.stdout().includes('mkt quotes'));
-    controller.abort();
-    expect(await running).toBe(0);
-    expect(test.stderr()).not.toContain('warning');
+    const sandboxRun = runSandbox(['--host', host]);
+    await sandboxRun.url();
+    expect(await sandboxRun.stop()).toBe(0);
+    expect(sandboxRun.test.stderr()).not.toContain('warning');
   });
 });
 
@@ -193,15 +195,11 @@ describe('a clients file without a size', () => {
   it('reads a pipe whose writer comes later', async () => {
     const fifo = path.join(scratch(), 'clients.fifo');
     execFileSync('mkfifo', [fifo]);
-    const controller = new AbortController();
-    const test = createTestDeps({ signal: controller.signal });
-    const running = main(['sandbox', '--port', '0', '--clients', fifo], test.deps);
+    const sandboxRun = runSandbox(['--clients', fifo]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     fs.writeFileSync(fifo, JSON.stringify([{ client_id: 'ci', client_secret: 's3cret', orgs: ['org_ci'], scopes: ['market.read'] }]));
-    await waitFor(() => test.stdout().includes('mkt quotes'));
-    const url = test.stdout().split('\n')[0]!;
+    const url = await sandboxRun.url();
     expect((await getQuotes(url, await getToken(url, 'ci', 's3cret'), 'symbols=EURUSD', 'org_ci')).status).toBe(200);
-    controller.abort();
-    expect(await running).toBe(0);
+    expect(await sandboxRun.stop()).toBe(0);
   });
 });
