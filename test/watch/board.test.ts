@@ -3,7 +3,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { renderBoard, stylePrice, truncateStyled, type BoardStatus, type BoardView } from '../../src/render/board.js';
+import { renderBoard, stylePrice, type BoardStatus, type BoardView } from '../../src/render/board.js';
+import { truncateStyled } from '../../src/render/grid.js';
 import { createChangeTracker, type PriceChange } from '../../src/render/changes.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { formatClock } from '../../src/shared/time.js';
