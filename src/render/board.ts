@@ -74,12 +74,15 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
         : 'the service returned no quotes';
     return [chalk.dim(waiting), ...footer];
   }
-  const layout = layoutColumns(buildColumns(view, options, chalk, marks), width, SPACED_FRAME);
   let visibleRows = view.data.length;
   if (options.rows !== undefined) {
     const room = options.rows - 1 - footer.length;
     if (room < visibleRows) visibleRows = Math.max(0, room - 1);
   }
+  // Only the rows on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
+  const shown: BoardView = visibleRows === view.data.length ? view
+    : { ...view, data: view.data.slice(0, visibleRows), changes: view.changes.slice(0, visibleRows), history: view.history.slice(0, visibleRows) };
+  const layout = layoutColumns(buildColumns(shown, options, chalk, marks), width, SPACED_FRAME);
   const lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title: (text) => chalk.bold(text), maxWidth: width });
   if (visibleRows < view.data.length) {
     lines.push(chalk.dim(truncateStyled(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width)));

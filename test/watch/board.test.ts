@@ -122,6 +122,14 @@ describe('renderBoard', () => {
     expect(lines).toContain('… 14 more; enlarge the window to see them');
   });
 
+  it('lays out only the rows on screen: one off screen neither widens a column nor adds a Note', () => {
+    const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.1', '1.2', '1.15'));
+    many.push(quote('A-SYMBOL-FAR-LONGER-THAN-THE-REST', '1.3', '1.2', '1.25'));
+    const lines = renderBoard(view(many, many), { color: false, columns: 100, rows: 10, now: NOW });
+    expect(lines[0]).toMatch(/^Symbol  Bid/);
+    expect(lines[0]).not.toContain('Note');
+  });
+
   it('never has more lines than the terminal, however small', () => {
     const lines = renderBoard(view([EURUSD], [EURUSD], { missing: ['X'], status: status({ throttledUntil: NOW }) }), { color: false, columns: 80, rows: 3, now: NOW });
     expect(lines).toHaveLength(3);
