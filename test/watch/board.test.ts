@@ -126,7 +126,7 @@ describe('renderBoard', () => {
     const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.1', '1.2', '1.15'));
     many.push(quote('A-SYMBOL-FAR-LONGER-THAN-THE-REST', '1.3', '1.2', '1.25'));
     const lines = renderBoard(view(many, many), { color: false, columns: 100, rows: 10, now: NOW });
-    expect(lines[0]).toMatch(/^Symbol  Bid/);
+    expect(lines[0]).toMatch(/^Symbol {2}Bid/);
     expect(lines[0]).not.toContain('Note');
   });
 
