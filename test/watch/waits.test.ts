@@ -86,6 +86,18 @@ describe('a wait within --max-wait', () => {
     expect(result.stderr).toMatch(/^warning: rate limited by the service; throttled until \d\d:\d\d:\d\d\nerror: rate limited/);
   });
 
+  it('is held to --max-wait, not to a longer --interval: 10 s asked, 5 minutes waited', async () => {
+    server = await startScriptedServer((_request, res) => {
+      const limited = server!.requests.length === 1;
+      res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '10' } : {}) });
+      res.end(limited ? '{"error":{"code":"RATE_LIMITED","message":"slow down"}}' : QUOTE);
+    });
+    const result = await watchStream(['--interval', '5m', '--count', '2']);
+    expect(result.code).toBe(0);
+    expect(result.sleeps).toEqual([300_000]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('is waited on the board in slices of a second, redrawing the ages as they grow', async () => {
     // Quotes, then a 429 asking for 30 s, then quotes again.
     server = await startScriptedServer((_request, res) => {

@@ -55,9 +55,14 @@ export function afterSuccess(
   return { delayMs, throttled: delayMs - regular >= THROTTLE_REPORT_MS };
 }
 
+/** What a 429 asks to wait: its Retry-After, or a minute without one. */
+export function rateLimitWait(retryAfterMs: number | undefined): number {
+  return retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+}
+
 /** After a 429: the service's Retry-After, never less than the interval. */
 export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefined): NextPoll {
-  return { delayMs: Math.max(intervalMs, retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS), throttled: true };
+  return { delayMs: Math.max(intervalMs, rateLimitWait(retryAfterMs)), throttled: true };
 }
 
 /**

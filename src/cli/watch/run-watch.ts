@@ -32,7 +32,7 @@ import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
-import { afterFailure, afterRateLimit, afterSuccess, WATCH_MAX_WAIT_MS, type NextPoll } from './pace.js';
+import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, WATCH_MAX_WAIT_MS, type NextPoll } from './pace.js';
 import { createStreamOutput } from './stream-output.js';
 import { waitUntil } from './wait-until.js';
 import { createProcessTerminal, type WatchTerminal } from './terminal.js';
@@ -156,8 +156,10 @@ async function pollUntilDone(
       // No "retrying at" for a retry that will not happen: main reports the error and maps its code.
       if (last) throw error;
       if (error instanceof RateLimitError) {
+        // What the service asks is held to --max-wait, not the interval, however long it is.
+        const asked = rateLimitWait(error.retryAfterMs);
+        if (!(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
         next = afterRateLimit(intervalMs, error.retryAfterMs);
-        if (!(next.delayMs <= context.maxWaitMs)) throw waitTooLong(error, next.delayMs, context.maxWaitMs, deps.now());
         output.rateLimited(deps.now() + next.delayMs);
       } else if (isTransient(error)) {
         failures++;
