@@ -49,7 +49,7 @@ export async function runWatch(
   deps.signal.addEventListener('abort', onInterrupt, { once: true });
   // On the board, nothing but frames may reach the terminal: stderr lines would scribble over it.
   const quiet: Partial<HttpOptions> = settings.board
-    ? { onRetry: undefined, onThrottle: undefined, onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
+    ? { onWait: undefined, onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
     : {};
   const credentialHttp: HttpOptions = { ...http, ...quiet, signal: quit.signal };
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
