@@ -26,6 +26,8 @@ export interface Pacer {
   acquire(): Promise<void>;
   /** The attempt is over: how it was answered (undefined after a network error). */
   release(answer?: PacedAnswer): void;
+  /** Throws as acquire() would when the requests still to send cannot fit maxWaitMs: before a retry waits. */
+  check(): void;
 }
 
 export interface PacedAnswer {
@@ -141,6 +143,8 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
       inFlight++;
       if (remaining !== undefined) remaining--;
     },
+
+    check: () => foresee(now()),
 
     release(answer) {
       inFlight--;

@@ -56,7 +56,8 @@ export async function getQuotes(http: TransportOptions, request: QuotesRequest):
   const results: BatchResult[] = [];
   const run = async (index: number) => {
     results[index] = await fetchBatch(shared, request, batches[index]!, pacer);
-    request.onProgress?.(++progress.done, batches.length);
+    progress.done++;
+    request.onProgress?.(progress.done, batches.length);
   };
   // The first batch goes alone: its answer tells the rate limit before the others spend any of it,
   // and whether the service takes that many symbols at once.

@@ -152,7 +152,10 @@ export async function sendRequest(options: TransportOptions, request: HttpReques
     if (!isRetryable(outcome, request.idempotent) || attempt > retries) return finish(outcome, attempt, retryAfterMs);
     const backoff = Math.round(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
     const waitMs = retryAfterMs ?? backoff;
-    if (!budget.reserve(waitMs)) return finish(outcome, attempt, retryAfterMs, true);
+    if (!budget.fits(waitMs)) return finish(outcome, attempt, retryAfterMs, true);
+    // Nor is a wait worth starting when the rest of the call could not follow it within the budget.
+    pacer?.check();
+    budget.reserve(waitMs);
 
     const reason = outcome instanceof NetworkError ? shortReason(outcome.code) : describeStatus(outcome.status);
     const { done, total } = options.progress ?? { done: 0, total: 1 };
