@@ -116,3 +116,22 @@ describe('redirects are not followed with credentials', () => {
     expect(run.stderr).not.toContain(TOKEN);
   });
 });
+
+describe('absurd token lifetimes', () => {
+  it('login with expires_in 1e13: the issued token is kept, good for ten years', async () => {
+    const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
+      .end('{"access_token":"at_issued_77f0","token_type":"Bearer","expires_in":1e13}'));
+    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    expect(run.stderr).toMatch(/^Logged in to .* token expires in 36(49|50)d/);
+    expect(run.code).toBe(0);
+  });
+
+  it('login with expires_in 0: exit 1, the service issued a token that has already expired', async () => {
+    const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
+      .end('{"access_token":"at_issued_77f0","token_type":"Bearer","expires_in":0}'));
+    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: POST http:\/\/127\.0\.0\.1:\d+\/auth\/cli-login returned expires_in 0: the service issued a token that has already expired\n/);
+    expect(run.stderr).not.toContain('Logged in');
+  });
+});
