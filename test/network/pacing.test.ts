@@ -91,6 +91,22 @@ describe('batched quotes stay within the announced budget', () => {
   });
 });
 
+describe('a wait foreseen past --max-wait', () => {
+  it('10 batches at 2 a minute: exit 6 after the first request, with the numbers, before the quota is spent', async () => {
+    const api = await server((req, res) => sendQuotes(req, res, {
+      'RateLimit-Limit': '2', 'RateLimit-Remaining': '1', 'RateLimit-Reset': '60', 'RateLimit-Policy': '2;w=60',
+    }));
+    const symbols = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL', 'MSFT', 'IBM', 'TSLA', 'NVDA', 'AMZN', 'META'];
+    const run = await timedCli(['quotes', ...symbols, '--batch-size', '1'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(6);
+    expect(api.requests).toHaveLength(1);
+    expect(run.ms).toBeLessThan(2000);
+    expect(run.stdout).toBe('');
+    // The rest of this minute and three more: 240 s, past the default 90 s.
+    expect(run.stderr).toMatch(/^error: 10 requests at 2 requests a minute need about 240s of waiting for the rate limit \(1 left in this window, which resets in 60s\), longer than /);
+  });
+});
+
 describe('createPacer', () => {
   const info = (remaining: number, resetSeconds: number, limit = 10, windowSeconds?: number): RateLimitInfo =>
     ({ limit, remaining, resetSeconds, ...(windowSeconds === undefined ? {} : { windowSeconds }) });
