@@ -3,12 +3,10 @@
 // or a request that can only fail. Secrets are checked but never quoted.
 import { OptionsError } from './errors.js';
 import { API_KEY_PATTERN } from './auth.js';
+import { MAX_TIMER_MS } from './request.js';
 import { isLoopback } from '../shared/loopback.js';
 import { ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
-
-/** The longest delay a Node timer can hold. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const invalid = (message: string, hint?: string) => new OptionsError('INVALID_OPTIONS', message, { hint });
 

@@ -118,7 +118,7 @@ const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 /** Node turns a longer setTimeout into 1 ms (TimeoutOverflowWarning). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function sendRequest(options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
   const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
