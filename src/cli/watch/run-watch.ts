@@ -67,7 +67,7 @@ export async function runWatch(
   // On the board, nothing but frames may reach the terminal: stderr lines would scribble over it.
   // The library's waits inside a poll (the rate budget of a many-batch poll) show on the board.
   const quiet: Partial<HttpOptions> = settings.board
-    ? { onRetry: undefined, onThrottle: (waitMs) => output?.rateLimited(deps.now() + waitMs), onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
+    ? { onWait: (event) => event.kind === 'rate-limit' && output?.rateLimited(deps.now() + event.waitMs), onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
     : {};
   const credentialHttp: HttpOptions = { ...http, ...quiet, signal: quit.signal };
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
