@@ -16,12 +16,16 @@ export class ConfigError extends MktError {
  * a system error is returned as it is.
  */
 export function configFault(error: unknown, action: string, dir: string): unknown {
-  const { code, message, path: at } = error as NodeJS.ErrnoException;
+  const { code, path: at } = error as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error;
-  const reason = /^E[A-Z0-9]+: ([^,]+)/.exec(message)?.[1] ?? 'failed';
-  const where = at !== undefined && !action.endsWith(at) ? ` (${at})` : '';
-  return new ConfigError(`cannot ${action}: ${reason}${where} (${code})`, FAULT_HINTS[code]?.(dir)
-    ?? `set MKT_CONFIG_DIR to another directory, or run again with MKT_DEBUG=1 for details`);
+  const where = at !== undefined && !action.endsWith(at) ? ` on ${at}` : '';
+  return new ConfigError(`cannot ${action}: ${faultReason(error)} (${code}${where})`, FAULT_HINTS[code]?.(dir)
+    ?? 'set MKT_CONFIG_DIR to another directory, or run again with MKT_DEBUG=1 for details');
+}
+
+/** "permission denied" from Node's "EACCES: permission denied, open '/x'". */
+export function faultReason(error: unknown): string {
+  return /^E[A-Z0-9]+: ([^,]+)/.exec((error as Error).message)?.[1] ?? String((error as Error).message);
 }
 
 const elsewhere = 'or set MKT_CONFIG_DIR to a directory of your own';

@@ -105,7 +105,15 @@ class Claimant {
     this.#staleMs = staleMs;
     const holder: Holder = { ...self(), id: randomId() };
     this.#file = `${lock}.new-${holder.id}`;
-    fs.writeFileSync(this.#file, `${JSON.stringify(holder)}\n`, { flag: 'wx', mode: 0o600 });
+    const fd = fs.openSync(this.#file, 'wx', 0o600);
+    try {
+      fs.writeFileSync(fd, `${JSON.stringify(holder)}\n`);
+    } catch (error) {
+      fs.rmSync(this.#file, { force: true }); // a full disk, say: leave nothing half-made
+      throw error;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Creates `target` as this claimant's file; false when it exists. */

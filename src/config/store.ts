@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
-import { ConfigError, configFault } from './errors.js';
+import { ConfigError, configFault, faultReason } from './errors.js';
 import { LockBusyError, removeAbandoned, tryLock, withFileLock } from './file-lock.js';
 
 export { ConfigError };
@@ -115,7 +115,7 @@ export class ConfigStore {
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
     } catch (error) {
-      throw configFault(error, `create the config directory ${this.dir}`, this.dir);
+      throw configFault(error, `create the config directory ${this.dir}`, nearestExisting(this.dir));
     }
     this.#repairPermissions();
     try {
@@ -260,8 +260,8 @@ export class ConfigStore {
         fs.chmodSync(target, wanted);
         this.#onWarning(`${target} was readable by other users (mode ${formatMode(mode)}); changed it to ${formatMode(wanted)}`);
       } catch (error) {
-        this.#onWarning(`${target} is readable by other users (mode ${formatMode(mode)}) and mkt cannot change that: `
-          + `${(error as Error).message.split(',')[0]}; run chmod ${formatMode(wanted)} ${target} as its owner`);
+        this.#onWarning(`${target} is readable by other users (mode ${formatMode(mode)}), and mkt cannot change that `
+          + `(${faultReason(error)}): its owner can, with chmod ${formatMode(wanted)} ${target}`);
       }
     }
   }
@@ -278,6 +278,13 @@ function locate(text: string, error: unknown): string {
   const before = text.slice(0, position);
   const line = before.split('\n').length;
   return `at line ${line}, column ${position - before.lastIndexOf('\n')}`;
+}
+
+/** The directory itself or the closest ancestor that exists: where a failed mkdir -p stopped. */
+function nearestExisting(dir: string): string {
+  let existing = dir;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  return existing;
 }
 
 function listing(dir: string): string[] {
