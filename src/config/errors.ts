@@ -17,7 +17,7 @@ export class ConfigError extends MktError {
  */
 export function configFault(error: unknown, action: string, dir: string): unknown {
   const { code, path: at } = error as NodeJS.ErrnoException;
-  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error;
+  if (error instanceof MktError || typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return error;
   const where = at !== undefined && !action.endsWith(at) ? ` on ${at}` : '';
   return new ConfigError(`cannot ${action}: ${faultReason(error)} (${code}${where})`, FAULT_HINTS[code]?.(dir)
     ?? 'set MKT_CONFIG_DIR to another directory, or run again with MKT_DEBUG=1 for details');
