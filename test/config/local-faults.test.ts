@@ -2,7 +2,7 @@
 // read-only config.json, a full disk, a read-only file system. Each is exit 2 (a configuration
 // problem, not a bug and not the network) with the path and the fix, no stack, nothing on stdout,
 // and the config file left as it was.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +10,12 @@ import { BIN, baseEnv, collect, type BinResult } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-// root passes every permission check, so as root mkt runs as nobody for the permission cases.
+// root passes every permission check, so as root mkt runs as nobody for the permission cases
+// (which needs a node that nobody may run: not one in root's own npx cache, say).
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
+const canRunUnprivileged = !asRoot
+  || spawnSync(process.execPath, ['-e', ''], { uid: NOBODY, gid: NOBODY, stdio: 'ignore' }).status === 0;
 
 const TOKEN = 'STOREDTOKEN00000000000000000001';
 const CONFIG = `${JSON.stringify({
@@ -58,7 +61,7 @@ function expectLocalError(run: { code: number | null; stdout: string; stderr: st
   expect(run.code).toBe(2);
 }
 
-describe('a config directory mkt cannot write', () => {
+describe.runIf(canRunUnprivileged)('a config directory mkt cannot write', () => {
   it('that cannot be created (EACCES on mkdir): exit 2 naming it and the parent to fix', async () => {
     const parent = path.join(reachableDir(), 'parent');
     fs.mkdirSync(parent, { mode: 0o555 });
