@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, ConfigStore, defaultConfigDir } from '../../src/config/store.js';
+import { AbortError } from '../../src/shared/errors.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 const mode = (target: string) => fs.statSync(target).mode & 0o777;
@@ -125,6 +126,22 @@ describe('the config store', () => {
     expect(new ConfigStore({ dir, onWarning: (message) => warnings.push(message) }).read()).toEqual({});
     expect(mode(path.join(dir, 'config.json'))).toBe(0o400);
     expect(warnings).toEqual([`${path.join(dir, 'config.json')} was readable by other users (mode 0444); changed it to 0400`]);
+  });
+
+  it('makes no write once its signal is aborted (Ctrl-C), waiting for the lock or not', async () => {
+    const dir = path.join(tempDir(), 'cfg');
+    await new ConfigStore({ dir }).updateProfile('a', () => ({ org: 'org_a' }));
+    const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
+    const aborted = new ConfigStore({ dir, signal: AbortSignal.abort() });
+    await expect(aborted.updateProfile('b', () => ({ org: 'org_b' }))).rejects.toBeInstanceOf(AbortError);
+
+    fs.writeFileSync(path.join(dir, 'config.json.lock'), ''); // another writer's, for now
+    const controller = new AbortController();
+    const waiting = new ConfigStore({ dir, signal: controller.signal }).updateProfile('c', () => ({ org: 'org_c' }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(waiting).rejects.toBeInstanceOf(AbortError);
+    fs.rmSync(path.join(dir, 'config.json.lock'));
+    expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(before);
   });
 
   it('lives in the conventional place without MKT_CONFIG_DIR', async () => {
