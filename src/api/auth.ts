@@ -2,55 +2,79 @@
 // POST /v1/auth/token (OAuth 2.0 client credentials). Both return a bearer token.
 import { callEndpoint } from './endpoint.js';
 import { ResponseError } from './errors.js';
+import { JsonNumber } from './json.js';
 import type { TransportOptions } from './request.js';
 import { displayUrl } from './response.js';
+import { redactSecrets } from '../shared/text.js';
 import type { TokenResponse } from './types.js';
 
 export const API_KEY_PATTERN = /^[^.\s]+\.\S+$/;
 
 export async function cliLogin(http: TransportOptions, baseUrl: string, apiKey: string, organizationId: string): Promise<TokenResponse> {
-  return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, organizationId);
+  // The key and, on its own, its secret part (a server might echo either).
+  const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)];
+  return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
 }
 
 export async function clientCredentials(http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string): Promise<TokenResponse> {
   return postForToken(http, endpoint(baseUrl, '/v1/auth/token'), {
     client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials',
-  });
+  }, [clientSecret]);
 }
 
-async function postForToken(http: TransportOptions, url: URL, body: Record<string, string>, organizationId?: string): Promise<TokenResponse> {
+async function postForToken(
+  http: TransportOptions, url: URL, body: Record<string, string>, secrets: string[], organizationId?: string,
+): Promise<TokenResponse> {
   const { value } = await callEndpoint(http, {
     method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), idempotent: false,
     expected: 'a token response',
     read: (json, response) => parseTokenResponse(json, response),
-    context: { organizationId },
+    secrets,
+    context: { organizationId, token: true },
   });
   return value;
 }
+
+/**
+ * The longest lifetime taken from expires_in: ten years. A larger figure (1e13 has been seen) is
+ * read as ten years, so that the expiry is a date that can be stored and printed.
+ */
+export const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 86_400;
 
 /** RFC 6749 §5.1 `access_token`; also tolerated: `token`, and either inside a `data` wrapper. */
 export function parseTokenResponse(json: unknown, where: { method: string; url: string; status: number }): TokenResponse {
   const record = unwrap(json);
   const accessToken = text(record?.access_token) ?? text(record?.token);
-  const fail = (what: string) => new ResponseError(`${where.method} ${displayUrl(where.url)} returned ${what}`, {
-    ...where, hint: 'check that the base URL points at the Market Data Service',
-  });
+  // Nothing of the token it just sent may appear in a message.
+  const fail = (what: string, hint = 'check that baseUrl points at the Market Data Service') =>
+    new ResponseError(`${where.method} ${displayUrl(where.url)} returned ${redactSecrets(what, [accessToken])}`, { ...where, hint });
   if (record === undefined) throw fail('a body that is not a JSON object; expected a token response');
   if (accessToken === undefined) throw fail('no access_token in its response');
   // A bearer token is visible ASCII (RFC 6750 §2.1); anything else would break the header, or a terminal.
   if (!/^[\x21-\x7e]+$/.test(accessToken)) throw fail('an access_token with characters a bearer token cannot have');
   const tokenType = text(record.token_type) ?? 'Bearer';
   if (tokenType.toLowerCase() !== 'bearer') throw fail(`a token of type "${tokenType.slice(0, 40)}"; only Bearer tokens are supported`);
-  const rawExpires = record.expires_in;
-  const expires = rawExpires === undefined || rawExpires === null ? undefined : Number(String(rawExpires));
-  if (expires !== undefined && (!Number.isFinite(expires) || expires < 0)) throw fail('an expires_in that is not a number of seconds');
+  const expiresIn = readExpiresIn(record.expires_in, fail);
   return {
     accessToken,
     tokenType: 'Bearer',
-    expiresIn: expires,
+    expiresIn,
     scope: typeof record.scope === 'string' ? record.scope : undefined,
     organizationId: text(record.organization_id),
   };
+}
+
+/** expires_in as RFC 6749 §5.1 has it, a number of seconds (a numeric string is tolerated); not 0. */
+function readExpiresIn(value: unknown, fail: (what: string, hint?: string) => ResponseError): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = value instanceof JsonNumber ? value.source : typeof value === 'string' ? value.trim() : undefined;
+  const seconds = text !== undefined && /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isNaN(seconds)) throw fail('an expires_in that is not a number of seconds');
+  if (seconds <= 0) {
+    throw fail(`expires_in ${text?.slice(0, 40)}: the service issued a token that has already expired`,
+      'try again; if it persists, the service is at fault: report it');
+  }
+  return Math.min(seconds, MAX_EXPIRES_IN_SECONDS);
 }
 
 function unwrap(json: unknown): Record<string, unknown> | undefined {

@@ -5,6 +5,7 @@
 //   const token = await client.cliLogin({ apiKey: 'demo.demo-secret', organizationId: 'org_demo' });
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 import { cliLogin, clientCredentials } from './auth.js';
+import { checkClientCredentials, checkClientOptions, checkCredentials, checkLoginInput, checkQuotesInput } from './client-options.js';
 import { AuthError } from './errors.js';
 import { getQuotes, type QuotesRequest } from './quotes.js';
 import type { HttpOptions } from './request.js';
@@ -13,6 +14,12 @@ import type { QuotesResult, TokenResponse } from './types.js';
 export interface ClientOptions extends HttpOptions {
   /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
   baseUrl: string;
+  /**
+   * Plain http:// is refused (OptionsError, code INSECURE_HTTP) for any host but this machine
+   * (127.0.0.0/8, ::1, localhost), since keys and tokens would cross the network readable; true
+   * allows it, for a network you trust.
+   */
+  allowInsecureHttp?: boolean;
   /** Used by getQuotes when the call does not pass one. */
   accessToken?: string;
   organizationId?: string;
@@ -28,26 +35,38 @@ export interface Client {
   cliLogin(input: { apiKey: string; organizationId: string }): Promise<TokenResponse>;
   /** POST /v1/auth/token, the OAuth 2.0 client-credentials grant. */
   clientCredentials(input: { clientId: string; clientSecret: string }): Promise<TokenResponse>;
-  /** GET /v1/market/quotes, batched when there are more symbols than one request takes. */
+  /**
+   * GET /v1/market/quotes, batched when there are more symbols than one request takes, paced under
+   * the service's rate limit. A symbol repeated (in any case) is asked for and returned once.
+   */
   getQuotes(input: GetQuotesInput): Promise<QuotesResult>;
 }
 
+/** Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...). */
 export function createClient(options: ClientOptions): Client {
-  const { baseUrl, accessToken, organizationId, ...http } = options;
-  new URL(baseUrl); // fail early on an unusable base URL
+  checkClientOptions(options);
+  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...http } = options;
   return {
-    cliLogin: ({ apiKey, organizationId: org }) => cliLogin(http, baseUrl, apiKey, org),
-    clientCredentials: ({ clientId, clientSecret }) => clientCredentials(http, baseUrl, clientId, clientSecret),
-    getQuotes: (input) => {
-      const token = input.accessToken ?? accessToken;
-      const org = input.organizationId ?? organizationId;
+    cliLogin: async (input) => {
+      checkLoginInput(input);
+      return cliLogin(http, baseUrl, input.apiKey, input.organizationId);
+    },
+    clientCredentials: async (input) => {
+      checkClientCredentials(input);
+      return clientCredentials(http, baseUrl, input.clientId, input.clientSecret);
+    },
+    getQuotes: async (input) => {
+      const token = input?.accessToken ?? accessToken;
+      const org = input?.organizationId ?? organizationId;
       if (!token || !org) {
-        return Promise.reject(new AuthError({
+        throw new AuthError({
           status: 0, code: 'NOT_AUTHENTICATED', method: 'GET', url: baseUrl,
           message: `getQuotes needs ${token ? 'an organizationId' : 'an accessToken'}`,
           hint: 'pass it to createClient or to getQuotes',
-        }));
+        });
       }
+      checkCredentials(token, org);
+      checkQuotesInput(input);
       return getQuotes(http, { ...input, baseUrl, accessToken: token, organizationId: org });
     },
   };

@@ -1,9 +1,13 @@
-// The one skeleton every operation of the service goes through: send (retries, deadlines, size cap),
-// read the rate-limit headers, turn an error status into its error class, refuse HTML and bodies
-// that are not JSON, parse with exact numbers, and hand the value to the operation's validator.
-// A new endpoint is its URL, its headers and body, and that validator.
-import { readJson, readRateLimit, errorFromResponse, type ErrorContext } from './response.js';
+// The one skeleton every operation of the service goes through: send (pacing, retries, deadlines,
+// size cap), turn an error status into its error class, refuse HTML and bodies that are not JSON,
+// parse with exact numbers, and hand the value to the operation's validator. Every secret the call
+// holds is scrubbed by value from its debug lines and its errors, whatever the server echoed back.
+// A new endpoint is its URL, its headers and body, its secrets, and that validator.
+import { readJson, errorFromResponse, type ErrorContext } from './response.js';
+import type { Pacer } from './pacer.js';
+import { scrubError } from './redact.js';
 import { sendRequest, type HttpResponse, type TransportOptions } from './request.js';
+import { redactSecrets, stripControl } from '../shared/text.js';
 import type { RateLimitInfo } from './types.js';
 
 export interface EndpointCall<T> {
@@ -17,19 +21,12 @@ export interface EndpointCall<T> {
   expected: string;
   /** Checks the parsed body (numbers as JsonNumber) and makes the result. */
   read(json: unknown, response: HttpResponse): T;
+  /** The token, API key or client secret sent: never shown, whatever the server echoes. */
+  secrets: readonly string[];
   /** What an error message may name: the organization, say. */
   context?: ErrorContext;
-  /** Paces the call within the service's rate limit (src/api/rate-budget.ts). */
+  /** Paces the call within the service's rate limit (src/api/pacer.ts). */
   pacer?: Pacer;
-}
-
-export interface Pacer {
-  /** Resolves when the request may be sent. */
-  acquire(): Promise<void>;
-  /** The request is no longer in flight. */
-  release(): void;
-  /** What the response said of the rate limit. */
-  update(info: RateLimitInfo | undefined): void;
 }
 
 export interface EndpointResult<T> {
@@ -39,18 +36,20 @@ export interface EndpointResult<T> {
 }
 
 export async function callEndpoint<T>(http: TransportOptions, call: EndpointCall<T>): Promise<EndpointResult<T>> {
-  await call.pacer?.acquire();
-  let response: HttpResponse;
+  const { secrets } = call;
+  const { onDebug } = http;
+  const options = onDebug === undefined ? http : { ...http, onDebug: (line: string) => onDebug(redactSecrets(stripControl(line), secrets)) };
   try {
-    response = await sendRequest(http, {
-      method: call.method, url: call.url, headers: call.headers, body: call.body, idempotent: call.idempotent,
+    const response = await sendRequest(options, {
+      method: call.method, url: call.url, headers: call.headers, body: call.body, idempotent: call.idempotent, pacer: call.pacer,
     });
-  } finally {
-    call.pacer?.release();
+    if (response.status < 200 || response.status >= 300) {
+      const scrubbed = { ...response, text: redactSecrets(response.text, secrets) };
+      throw errorFromResponse(scrubbed, { now: http.now, maxWaitMs: http.waitBudget?.maxMs ?? http.maxWaitMs, ...call.context });
+    }
+    const json = readJson(response, call.expected);
+    return { value: call.read(json, response), attempts: response.attempts, rateLimit: response.rateLimit };
+  } catch (error) {
+    throw scrubError(error, secrets);
   }
-  const rateLimit = readRateLimit(response.headers, (http.now ?? Date.now)());
-  call.pacer?.update(rateLimit);
-  if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, { now: http.now, maxWaitMs: http.maxWaitMs, ...call.context });
-  const json = readJson(response, call.expected);
-  return { value: call.read(json, response), attempts: response.attempts, rateLimit };
 }

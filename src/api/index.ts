@@ -1,9 +1,10 @@
 // The public library: `import { createClient } from 'mkt'`. Only what a program calls and catches,
 // and the shapes it gets back; everything else in src/api is the CLI's and may change.
 export { createClient, type Client, type ClientOptions, type GetQuotesInput } from './client.js';
-export type { HttpOptions, RetryEvent } from './request.js';
+export type { HttpOptions, WaitEvent } from './request.js';
 export {
   MktError, ApiError, InvalidRequestError, AuthError, ForbiddenError, RateLimitError, ServerError,
-  NetworkError, TimeoutError, ResponseError, AbortError,
+  NetworkError, TimeoutError, ResponseError, AbortError, OptionsError,
+  type MktErrorCode, type NetworkErrorCode, type RateLimitPlan,
 } from './errors.js';
 export type { Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';

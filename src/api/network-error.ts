@@ -1,5 +1,7 @@
 // What went wrong on the way, in words that name the fix: Node's and undici's error codes to a
-// NetworkError (exit 7 in the CLI).
+// NetworkError (exit 7 in the CLI). The code stays Node's (ECONNREFUSED...), so that a program can
+// tell the failures apart; hints name the library's options (baseUrl, dispatcher), and the CLI
+// words its own for its flags and variables.
 import { NetworkError } from './errors.js';
 
 /** Node and undici error codes to a message that names the fix. */
@@ -10,9 +12,9 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
   switch (code) {
     case 'ECONNREFUSED':
       return init(`connection refused by ${url.host} (${where})`,
-        'check the base URL and that the service (or `mkt sandbox`) is running, and HTTPS_PROXY/HTTP_PROXY if you use a proxy');
+        'check baseUrl and that the service is running, and the proxy of the dispatcher if it has one');
     case 'ENOTFOUND':
-      return init(`cannot resolve ${url.hostname} (${where})`, 'check the base URL, your DNS, and HTTPS_PROXY/NO_PROXY');
+      return init(`cannot resolve ${url.hostname} (${where})`, 'check baseUrl, the DNS, and the proxy of the dispatcher if it has one');
     case 'EAI_AGAIN':
       return init(`temporary DNS failure resolving ${url.hostname} (${where})`, 'check your network and DNS, then try again');
     case 'ECONNRESET':
@@ -21,18 +23,18 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
     case 'ECONNABORTED':
       return init(`connection reset by ${url.host} (${where})`, 'the connection dropped; try again, or check proxies between you and the service');
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return init(`connecting to ${url.host} timed out (${where})`, 'check the base URL, firewalls, and HTTPS_PROXY/NO_PROXY');
+      return init(`connecting to ${url.host} timed out (${where})`, 'check baseUrl, firewalls, and the proxy of the dispatcher if it has one');
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'UNABLE_TO_GET_ISSUER_CERT':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return init(`certificate signed by an unknown authority: set MKT_CA_FILE to your CA bundle (${where})`,
-        `or pass --ca-file FILE, or set NODE_EXTRA_CA_CERTS; the file must hold the CA (PEM) that issued ${url.hostname}'s certificate`);
+      return init(`certificate signed by an unknown authority (${where})`,
+        `trust the CA (PEM) that issued ${url.hostname}'s certificate: a dispatcher such as new Agent({ connect: { ca } }), or NODE_EXTRA_CA_CERTS when Node starts`);
     case 'CERT_HAS_EXPIRED':
       return init(`the server's certificate has expired (${where})`, 'the server must renew its certificate; check the system clock too');
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return init(`the server's certificate does not match ${url.hostname} (${where})`, 'check the host name in the base URL');
+      return init(`the server's certificate does not match ${url.hostname} (${where})`, 'check the host name in baseUrl');
     case 'EPROTO':
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
       return init(`TLS handshake with ${url.host} failed (${where})`, 'check the scheme: http:// or https://');
@@ -43,10 +45,10 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
       if (proxyStatus) {
         const status = proxyStatus[1] ?? proxyStatus[2];
         return init(`the proxy refused to connect to ${url.host} (status ${status}; ${where})`, status === '407'
-          ? 'the proxy wants credentials: put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
-          : 'check HTTPS_PROXY/HTTP_PROXY, and NO_PROXY for hosts the proxy must not handle');
+          ? 'the proxy wants credentials: put them in the proxy URL of the dispatcher, e.g. http://user:password@proxy:3128'
+          : 'check the proxy of the dispatcher, and the hosts it must not handle');
       }
-      return init(`request failed: ${message} (${where})`, 'check the base URL and your network, then try again');
+      return init(`request failed: ${message} (${where})`, 'check baseUrl and the network, then try again');
     }
   }
 }

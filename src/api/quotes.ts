@@ -1,14 +1,15 @@
 // GET /v1/market/quotes: batching for long symbol lists, strict validation of what comes back, and
 // prices kept as the exact decimal text the service sent.
-import { AbortError, ResponseError } from './errors.js';
+import { AbortError, InvalidRequestError, ResponseError } from './errors.js';
 import { endpoint } from './auth.js';
-import { callEndpoint, type Pacer } from './endpoint.js';
+import { callEndpoint } from './endpoint.js';
 import { JsonNumber } from './json.js';
 import { stripControl } from '../shared/text.js';
-import { createRateBudget } from './rate-budget.js';
-import { createWaitBudget, DEFAULTS, type TransportOptions } from './request.js';
+import { createPacer, type Pacer } from './pacer.js';
+import { DEFAULTS, type CallProgress, type TransportOptions } from './request.js';
 import { displayUrl } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+import { createWaitBudget } from './wait-budget.js';
 
 // JSON's number grammar: what a price may look like, as a number or a numeric string. The exponent
 // is capped at three digits: 1e600000000 is valid JSON, and writing it out in plain notation for
@@ -19,9 +20,13 @@ export interface QuotesRequest {
   baseUrl: string;
   accessToken: string;
   organizationId: string;
+  /** Asked once each: a symbol repeated in any case is sent once, where it first appears. */
   symbols: readonly string[];
   venue?: string;
-  /** Symbols per request. Default 100. */
+  /**
+   * Symbols per request. Default 100; left unset, it also shrinks to what the service says it takes
+   * ("at most 10 symbols") at the cost of that first refused request.
+   */
   batchSize?: number;
   /** Requests in flight at once. Default 4. */
   concurrency?: number;
@@ -33,44 +38,93 @@ export const DEFAULT_BATCH_SIZE = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
 export async function getQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
-  const batchSize = Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE);
+  const symbols = uniqueSymbols(request.symbols);
   const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
-  const batches: string[][] = [];
-  for (let i = 0; i < request.symbols.length; i += batchSize) batches.push(request.symbols.slice(i, i + batchSize));
+  let batches = split(symbols, Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE));
 
   // One failed batch fails the whole call: abort the others rather than wait for them.
   const controller = new AbortController();
   const parent = http.signal;
   const onAbort = () => controller.abort();
   parent?.addEventListener('abort', onAbort, { once: true });
-  // One maxWaitMs for the whole call: every batch's retries and the rate budget's waits spend from it.
-  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs);
-  const shared: TransportOptions = { ...http, signal: controller.signal, waitBudget };
-  const pacer = createRateBudget(shared);
+  // One maxWaitMs for the whole call: every batch's retries and the pacing draw from it.
+  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs, http.now);
+  const progress: CallProgress = { done: 0, total: batches.length };
+  const shared = { ...http, signal: controller.signal, waitBudget, progress };
+  const pacer = createPacer(shared, endpoint(request.baseUrl, '/v1/market/quotes').href);
 
-  const results: BatchResult[] = new Array(batches.length);
-  let next = 0;
-  let done = 0;
+  const results: BatchResult[] = [];
+  const run = async (index: number) => {
+    results[index] = await fetchBatch(shared, request, batches[index]!, pacer);
+    progress.done++;
+    request.onProgress?.(progress.done, batches.length);
+  };
+  // The first batch goes alone: its answer tells the rate limit before the others spend any of it,
+  // and whether the service takes that many symbols at once.
+  const first = async () => {
+    for (;;) {
+      try {
+        return await run(0);
+      } catch (error) {
+        const size = request.batchSize === undefined ? statedBatchLimit(error, batches[0]!.length) : undefined;
+        if (size === undefined) throw error;
+        batches = split(symbols, size);
+        progress.total = batches.length;
+        http.onDebug?.(`* the service takes at most ${size} symbols per request: ${batches.length} requests`);
+      }
+    }
+  };
+  let next = 1;
   let failure: unknown;
   const worker = async () => {
     while (failure === undefined && next < batches.length) {
       const index = next++;
       try {
-        results[index] = await fetchBatch(shared, request, batches[index]!, pacer);
-        request.onProgress?.(++done, batches.length);
+        await run(index);
       } catch (error) {
-        if (failure === undefined) failure = parent?.aborted ? new AbortError() : error;
+        failure ??= error;
         controller.abort();
       }
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    if (batches.length > 0) await first();
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length - 1) }, worker));
+  } catch (error) {
+    failure ??= error;
   } finally {
     parent?.removeEventListener('abort', onAbort);
   }
-  if (failure !== undefined) throw failure;
-  return mergeBatches(request.symbols, results);
+  if (failure !== undefined) throw parent?.aborted ? new AbortError() : failure;
+  return mergeBatches(symbols, results);
+}
+
+/** Each symbol once, in first-seen order; the same in another case is the same symbol. */
+function uniqueSymbols(symbols: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return symbols.filter((symbol) => {
+    const key = symbol.toUpperCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function split(symbols: readonly string[], size: number): string[][] {
+  const batches: string[][] = [];
+  for (let i = 0; i < symbols.length; i += size) batches.push(symbols.slice(i, i + size));
+  return batches;
+}
+
+/**
+ * The batch size a 400 names when it refuses too many symbols ("too many symbols: at most 10
+ * distinct symbols per request", as the sandbox words it), if smaller than the batch sent.
+ */
+function statedBatchLimit(error: unknown, sent: number): number | undefined {
+  if (!(error instanceof InvalidRequestError)) return undefined;
+  const stated = /\bat most (\d+)\b[^.;]*\bsymbols\b/i.exec(error.message);
+  const size = stated ? Number(stated[1]) : 0;
+  return size >= 1 && size < sent ? size : undefined;
 }
 
 export interface BatchResult {
@@ -89,6 +143,7 @@ async function fetchBatch(http: TransportOptions, request: QuotesRequest, symbol
     idempotent: true,
     expected: 'a JSON object with a data array of quotes',
     read: (json, response) => parseQuotes(json, response.url),
+    secrets: [request.accessToken],
     context: { organizationId: request.organizationId },
     pacer,
   });
@@ -99,7 +154,7 @@ async function fetchBatch(http: TransportOptions, request: QuotesRequest, symbol
 export function parseQuotes(json: unknown, url: string): Quote[] {
   const where = `GET ${displayUrl(url)}`;
   const fail = (what: string) => new ResponseError(`${where} returned ${what}`, {
-    method: 'GET', url, status: 200, hint: 'the service sent quotes mkt cannot read; check the base URL, or report it to the service',
+    method: 'GET', url, status: 200, hint: 'the service sent quotes the client cannot read; check baseUrl, or report it to the service',
   });
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw fail('a body that is not a JSON object');
   const data = (json as Record<string, unknown>).data;

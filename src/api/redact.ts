@@ -1,5 +1,7 @@
-// Secrets never reach debug output: these names are redacted in headers, JSON bodies and form bodies.
-import { REDACTED, safeJson } from '../shared/text.js';
+// Secrets never reach debug output or errors: these names are redacted in headers, JSON bodies and
+// form bodies, and the values a call holds are scrubbed from whatever a server echoes back.
+import { ApiError, MktError } from './errors.js';
+import { REDACTED, redactSecrets, safeJson } from '../shared/text.js';
 
 export { REDACTED };
 
@@ -43,4 +45,36 @@ function redactValue(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) out[key] = SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactValue(inner);
   return out;
+}
+
+/**
+ * `error` with every secret of `secrets` scrubbed from its message, hint, request id and stack, and
+ * from those of its causes: a server may quote the Authorization header in an error message. A cause
+ * that cannot be changed (a DOMException's message is a getter) and holds a secret is dropped.
+ */
+export function scrubError(error: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return error;
+  let parent: Error | undefined;
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; parent = current, current = current.cause, depth++) {
+    const keys = ['message', 'stack', ...(current instanceof MktError ? ['hint'] : []), ...(current instanceof ApiError ? ['requestId'] : [])];
+    if (!keys.every((key) => scrub(current as unknown as Record<string, unknown>, key, secrets)) && parent !== undefined) {
+      parent.cause = undefined;
+      break;
+    }
+  }
+  return error;
+}
+
+/** Whether `target[key]` holds no secret now. */
+function scrub(target: Record<string, unknown>, key: string, secrets: readonly string[]): boolean {
+  const value = target[key];
+  if (typeof value !== 'string') return true;
+  const clean = redactSecrets(value, secrets);
+  if (clean === value) return true;
+  try {
+    target[key] = clean;
+    return target[key] === clean;
+  } catch {
+    return false;
+  }
 }

@@ -9,20 +9,28 @@
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { toNetworkError } from './network-error.js';
+import type { Pacer } from './pacer.js';
+import { parseRetryAfter, readRateLimit } from './rate-limit-headers.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { formatDuration } from '../shared/duration.js';
 import { describeStatus, statusLine } from './status-text.js';
+import type { RateLimitInfo } from './types.js';
 import { globalDispatcher } from './undici.js';
+import { createWaitBudget, type WaitBudget } from './wait-budget.js';
 
-export interface RetryEvent {
-  /** The attempt about to start (2 = the first retry). */
-  attempt: number;
-  /** Retries allowed in all. */
-  retries: number;
+/** A wait about to start: told to onWait, so that a program can say why nothing is happening. */
+export interface WaitEvent {
+  /** `rate-limit`: pacing, until the rate-limit window resets; `retry`: before another attempt. */
+  kind: 'rate-limit' | 'retry';
   waitMs: number;
-  /** Why: `rate limited`, `503 Service Unavailable`, `connection reset`... */
+  /** Why: `rate limited`, `503 Service Unavailable`, `connection reset`, `no requests left in this rate-limit window`. */
   reason: string;
-  status: number | undefined;
+  /** Requests of this call done so far, and in all (one per batch of symbols; 1 for a token request). */
+  done: number;
+  total: number;
+  /** For a retry: the attempt about to start (2 = the first retry), and the retries allowed. */
+  attempt?: number;
+  retries?: number;
 }
 
 /** What a library user sets (createClient's options). */
@@ -33,26 +41,38 @@ export interface HttpOptions {
   timeoutMs?: number;
   /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
   retries?: number;
-  /** The most time one call (getQuotes with all its batches) spends waiting, in all. Default 30 s. */
+  /**
+   * The most wall-clock time one call (getQuotes with all its batches) spends waiting: for retries
+   * and for the rate limit's window to reset. Waits that overlap count once. Default 90 s, a full
+   * one-minute window and then some. A wait the client can foresee past it fails at once, with a
+   * RateLimitError whose `plan` gives the numbers, before any request the limit would refuse.
+   */
   maxWaitMs?: number;
   /** Larger responses are refused. Default 32 MiB. */
   maxResponseBytes?: number;
   signal?: AbortSignal;
   userAgent?: string;
-  onRetry?: (event: RetryEvent) => void;
-  /** Told when batched requests slow down to stay within the service's rate limit. */
-  onThrottle?: (waitMs: number) => void;
-  /** Debug lines; secrets are already redacted. */
+  /** Called as each wait starts (retries and pacing alike). */
+  onWait?: (event: WaitEvent) => void;
+  /** Debug lines; secrets are already redacted, control characters removed. */
   onDebug?: (line: string) => void;
+}
+
+/** Where a call stands: requests done and in all (getQuotes: one per batch). */
+export interface CallProgress {
+  done: number;
+  total: number;
 }
 
 /** HttpOptions plus the seams tests and the CLI use; not part of the public API. */
 export interface TransportOptions extends HttpOptions {
   /**
-   * Where waiting is counted. getQuotes makes one for all its batches and the rate budget;
+   * Where waiting is counted. getQuotes makes one for all its batches and its pacing;
    * sendRequest makes its own from maxWaitMs when none is given.
    */
   waitBudget?: WaitBudget;
+  /** What onWait reports as done and total; a single request when not given. */
+  progress?: CallProgress;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -65,6 +85,8 @@ export interface HttpRequest {
   body?: string;
   /** GET: retried on retryable statuses and connection errors. Otherwise only when nothing was sent. */
   idempotent: boolean;
+  /** Asked before every attempt, told after it (src/api/pacer.ts). */
+  pacer?: Pacer;
 }
 
 export interface HttpResponse {
@@ -74,41 +96,17 @@ export interface HttpResponse {
   method: string;
   url: string;
   attempts: number;
-  /** Set when retrying stopped because the next wait would pass the budget. */
+  rateLimit: RateLimitInfo | undefined;
+  /** How long the service asked to wait (Retry-After, or the rate-limit reset on a 429). */
   retryAfterMs: number | undefined;
+  /** Set when retrying stopped because the next wait would pass the budget. */
   gaveUpOnBudget: boolean;
-}
-
-/** The time one command may spend waiting (retry waits and rate-budget waits), in all: --max-wait. */
-export interface WaitBudget {
-  readonly maxMs: number;
-  readonly spentMs: number;
-  /**
-   * Takes `ms` if it still fits and says whether it did. Checking and taking in one call, before the
-   * wait starts, so that batches waiting at the same time cannot both take the last of it.
-   */
-  reserve(ms: number): boolean;
-}
-
-export function createWaitBudget(maxMs: number): WaitBudget {
-  let spentMs = 0;
-  return {
-    maxMs,
-    get spentMs() {
-      return spentMs;
-    },
-    reserve(ms) {
-      if (spentMs + ms > maxMs) return false;
-      spentMs += ms;
-      return true;
-    },
-  };
 }
 
 export const DEFAULTS = {
   timeoutMs: 15_000,
   retries: 2,
-  maxWaitMs: 30_000,
+  maxWaitMs: 90_000,
   maxResponseBytes: 32 * 1024 * 1024,
 } as const;
 
@@ -119,33 +117,49 @@ const RETRY_CODES_ANY = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONN
 const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
+/** Node turns a longer setTimeout into 1 ms (TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function sendRequest(options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
   const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
-  const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULTS.maxWaitMs);
   const now = options.now ?? Date.now;
+  const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULTS.maxWaitMs, now);
   const random = options.random ?? Math.random;
   const wait = options.sleep ?? sleep;
   const dispatcher = options.dispatcher ?? (await globalDispatcher());
+  const { pacer } = request;
 
   for (let attempt = 1; ; attempt++) {
+    await pacer?.acquire();
     let outcome: HttpResponse | NetworkError;
     try {
       outcome = await attemptOnce(dispatcher, options, request, attempt, retries);
     } catch (error) {
+      pacer?.release();
       if (!(error instanceof NetworkError) || error instanceof TimeoutError) throw error;
       outcome = error;
     }
-    if (!isRetryable(outcome, request.idempotent)) return finish(outcome, attempt);
-
-    const retryAfterMs = outcome instanceof NetworkError ? undefined : parseRetryAfter(outcome.headers['retry-after'], now());
-    if (attempt > retries) return finish(outcome, attempt, retryAfterMs);
+    let retryAfterMs: number | undefined;
+    if (!(outcome instanceof NetworkError)) {
+      const at = now();
+      outcome.rateLimit = readRateLimit(outcome.headers, at);
+      retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], at);
+      // A 429 without Retry-After that says when the spent window resets asks for that long.
+      const { remaining, resetSeconds } = outcome.rateLimit ?? {};
+      if (outcome.status === 429 && retryAfterMs === undefined && remaining === 0 && resetSeconds !== undefined) retryAfterMs = resetSeconds * 1000;
+      pacer?.release({ status: outcome.status, rateLimit: outcome.rateLimit, retryAfterMs });
+    }
+    if (!isRetryable(outcome, request.idempotent) || attempt > retries) return finish(outcome, attempt, retryAfterMs);
     const backoff = Math.round(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
     const waitMs = retryAfterMs ?? backoff;
-    if (!budget.reserve(waitMs)) return finish(outcome, attempt, retryAfterMs, true);
+    if (!budget.fits(waitMs)) return finish(outcome, attempt, retryAfterMs, true);
+    // Nor is a wait worth starting when the rest of the call could not follow it within the budget.
+    pacer?.check();
+    budget.reserve(waitMs);
 
     const reason = outcome instanceof NetworkError ? shortReason(outcome.code) : describeStatus(outcome.status);
-    options.onRetry?.({ attempt: attempt + 1, retries, waitMs, reason, status: outcome instanceof NetworkError ? undefined : outcome.status });
+    const { done, total } = options.progress ?? { done: 0, total: 1 };
+    options.onWait?.({ kind: 'retry', waitMs, reason, done, total, attempt: attempt + 1, retries });
     options.onDebug?.(`* waiting ${waitMs} ms before attempt ${attempt + 1} (${reason})`);
     try {
       await wait(waitMs, options.signal);
@@ -198,7 +212,7 @@ async function attemptOnce(
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, timeoutMs);
+  }, Math.min(timeoutMs, MAX_TIMER_MS));
   const onParentAbort = () => controller.abort();
   parent?.addEventListener('abort', onParentAbort, { once: true });
 
@@ -239,7 +253,7 @@ async function attemptOnce(
     }
     return {
       status: response.statusCode, headers: responseHeaders, text, method, url: url.href,
-      attempts: attempt, retryAfterMs: undefined, gaveUpOnBudget: false,
+      attempts: attempt, rateLimit: undefined, retryAfterMs: undefined, gaveUpOnBudget: false,
     };
   } catch (error) {
     if (error instanceof ResponseError) throw error;
@@ -248,7 +262,7 @@ async function attemptOnce(
       debug?.(`< timed out after ${timeoutMs} ms`);
       throw new TimeoutError(`${where} did not complete within ${formatDuration(timeoutMs)}`, {
         code: 'TIMEOUT', method, url: url.href, cause: error,
-        hint: 'the service or the network is slow or unreachable; raise --timeout (MKT_TIMEOUT) or try again',
+        hint: 'the service or the network is slow or unreachable; raise timeoutMs, or try again',
       });
     }
     const networkError = toNetworkError(error, method, url);
@@ -287,7 +301,7 @@ function tooLarge(method: string, url: URL, maxBytes: number, status: number): R
   const where = `${method} ${url.origin}${url.pathname}`;
   return new ResponseError(`the response to ${where} is larger than ${formatBytes(maxBytes)}; refusing to read it`, {
     method, url: url.href, status,
-    hint: 'request fewer symbols per call (--batch-size), or check that the base URL points at the Market Data Service',
+    hint: 'request fewer symbols per call (a smaller batchSize), or check that baseUrl points at the Market Data Service',
   });
 }
 
@@ -300,35 +314,33 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-/** Retry-After in delta-seconds or as an HTTP-date (RFC 9110 §10.2.3), as milliseconds from now. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Every HTTP-date form starts with a day name; Date.parse would also take "1.5" or "-1" as dates.
-  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
 function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
 }
 
-/** Resolves after `ms`; rejects with AbortError as soon as `signal` aborts. */
+/**
+ * Resolves after `ms` (any number: a wait longer than a timer can hold is slept in parts, a negative
+ * or NaN one is no wait); rejects with AbortError as soon as `signal` aborts.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    let left = ms > 0 ? ms : 0;
+    let timer: NodeJS.Timeout;
     const onAbort = () => {
       clearTimeout(timer);
       reject(new AbortError());
     };
+    const arm = () => {
+      const step = Math.min(left, MAX_TIMER_MS);
+      left -= step;
+      timer = setTimeout(() => {
+        if (left > 0) return arm();
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, step);
+    };
+    arm();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-

@@ -1,24 +1,28 @@
-// Reading what the service sent back: error statuses to error classes, bodies to JSON, and the
-// rate-limit headers. The spec does not show its error envelope, so several shapes are accepted.
+// Reading what the service sent back: error statuses to error classes and bodies to JSON. The spec
+// does not show its error envelope, so several shapes are accepted. Messages and hints name the
+// library's own options (maxWaitMs, batchSize...), never a command line's flags: the CLI words its own.
 import {
-  ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError, ResponseError, ServerError,
+  ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError, ResponseError, ServerError, type ApiErrorInit,
 } from './errors.js';
 import { parseJsonExact } from './json.js';
 import type { HttpResponse } from './request.js';
 import { formatDuration } from '../shared/duration.js';
+import { stripControl } from '../shared/text.js';
+import { formatAge } from '../shared/time.js';
 import { describeStatus } from './status-text.js';
-import type { RateLimitInfo } from './types.js';
 
 interface ErrorBody {
   code: string | undefined;
   message: string | undefined;
   requestId: string | undefined;
+  oauthError: string | undefined;
   body: unknown;
 }
 
 /**
- * `{"error": {"code", "message"}}`, `{"code", "message"}`, OAuth's `{"error", "error_description"}`,
- * or plain text.
+ * The service's `{"error": {"code", "message"}, "request_id"}`; OAuth's (RFC 6749 §5.2)
+ * `{"error": "invalid_client", "error_description", "code", "request_id"}`, whose `code`, the
+ * service's own, wins over the OAuth error; `{"code", "message"}`; or plain text.
  */
 export function readErrorBody(response: HttpResponse): ErrorBody {
   const requestId = response.headers['x-request-id'];
@@ -27,31 +31,34 @@ export function readErrorBody(response: HttpResponse): ErrorBody {
     body = JSON.parse(response.text);
   } catch {
     const text = response.text.trim();
-    const plain = text !== '' && !/^\s*</.test(text) && text.length <= 500 ? text : undefined;
-    return { code: undefined, message: plain, requestId, body: response.text };
+    const plain = text !== '' && !/^\s*</.test(text) && text.length <= 500 ? stripControl(text) : undefined;
+    return { code: undefined, message: plain, requestId, oauthError: undefined, body: response.text };
   }
-  if (body === null || typeof body !== 'object') return { code: undefined, message: undefined, requestId, body };
+  if (body === null || typeof body !== 'object') return { code: undefined, message: undefined, requestId, oauthError: undefined, body };
   const record = body as Record<string, unknown>;
   const nested = record.error;
   const id = stringOr(record.request_id) ?? requestId;
   if (nested !== null && typeof nested === 'object') {
     const inner = nested as Record<string, unknown>;
-    return { code: stringOr(inner.code), message: stringOr(inner.message), requestId: id, body };
+    return { code: stringOr(inner.code), message: stringOr(inner.message), requestId: id, oauthError: stringOr(inner.oauth_error), body };
   }
-  if (typeof nested === 'string') {
-    return { code: nested, message: stringOr(record.error_description) ?? stringOr(record.message), requestId: id, body };
+  if (typeof nested === 'string' && nested !== '') {
+    const message = stringOr(record.error_description) ?? stringOr(record.message);
+    return { code: stringOr(record.code) ?? nested, message, requestId: id, oauthError: nested, body };
   }
-  return { code: stringOr(record.code), message: stringOr(record.message) ?? stringOr(record.detail), requestId: id, body };
+  return { code: stringOr(record.code), message: stringOr(record.message) ?? stringOr(record.detail), requestId: id, oauthError: undefined, body };
 }
 
 function stringOr(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  return typeof value === 'string' && value !== '' ? stripControl(value.slice(0, 500)) : undefined;
 }
 
 export interface ErrorContext {
   /** The organization the request was for, to name it in a 403. */
   organizationId?: string;
-  /** The retry budget, to say why retrying stopped. */
+  /** A token request (cliLogin, clientCredentials) rather than a data request: other hints. */
+  token?: boolean;
+  /** The wait budget, to say why retrying stopped. */
   maxWaitMs?: number;
   now?: () => number;
 }
@@ -63,65 +70,68 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext 
   if (status >= 300 && status < 400) {
     const location = response.headers.location;
     return new ResponseError(`${where} answered ${status} redirecting to ${location ? displayUrl(location) : 'another address'}; redirects are not followed with credentials`, {
-      method, url, status, hint: 'set the base URL to the address the service really serves',
+      method, url, status, hint: 'set baseUrl to the address the service really serves',
     });
   }
   const parsed = readErrorBody(response);
   const serviceSays = parsed.message ? `: ${parsed.message}` : '';
   const init = {
-    status, method, url, body: parsed.body, requestId: parsed.requestId, retryAfterMs: response.retryAfterMs,
+    status, method, url, body: parsed.body, requestId: parsed.requestId, retryAfterMs: response.retryAfterMs, oauthError: parsed.oauthError,
   };
   switch (status) {
     case 400:
       return new InvalidRequestError({ ...init, code: parsed.code ?? 'INVALID_REQUEST', message: `the service rejected the request (400${codeText(parsed.code)})${serviceSays}`,
-        hint: 'check the symbols, the venue and the organization id' });
+        hint: context.token ? 'check the API key or the client id and secret, and the organizationId' : 'check the symbols, the venue and the organizationId' });
     case 401:
       return new AuthError({ ...init, code: parsed.code ?? 'UNAUTHORIZED', message: `not authenticated (401${codeText(parsed.code)})${serviceSays}`,
-        hint: 'the credentials are missing, invalid or expired: run `mkt login` or `mkt token` to get a new token' });
+        hint: context.token
+          ? 'the service refused these credentials: check the API key, or the client id and secret'
+          : 'the access token is missing, invalid or expired: get a new one (cliLogin or clientCredentials) and pass it as accessToken' });
     case 403:
       return new ForbiddenError({ ...init, code: parsed.code ?? 'FORBIDDEN', message: `forbidden (403${codeText(parsed.code)})${serviceSays}`,
-        hint: `the token lacks the market.read scope or access to ${context.organizationId ?? 'the organization'}; check --org, or log in with a key that has them` });
+        hint: `the token lacks the market.read scope or access to ${context.organizationId ?? 'the organization'}; check organizationId, or get a token from a key that has them` });
     case 429:
       return rateLimited(response, init, parsed, context);
     default: {
       const Class = status >= 500 ? ServerError : ApiError;
       const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
-      let hint = status >= 500 ? 'the service is having trouble; try again later' : status === 404 ? 'check the base URL' : undefined;
+      let hint = status >= 500 ? 'the service is having trouble; try again later' : status === 404 ? 'check baseUrl' : undefined;
       let asked = '';
       if (status >= 500 && response.retryAfterMs !== undefined) {
         hint = `the service is having trouble; try again after ${tryAgainAt(response.retryAfterMs, context)}`;
-        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && response.retryAfterMs > context.maxWaitMs) asked = `; the service asks to wait ${roundUpSeconds(response.retryAfterMs)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
+        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && response.retryAfterMs > context.maxWaitMs) asked = `; ${asksLonger(response.retryAfterMs, context.maxWaitMs)}`;
       }
       return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint });
     }
   }
 }
 
-function rateLimited(
-  response: HttpResponse, init: Omit<ConstructorParameters<typeof ApiError>[0], 'code' | 'message'>, parsed: ErrorBody, context: ErrorContext,
-): RateLimitError {
+function rateLimited(response: HttpResponse, init: Omit<ApiErrorInit, 'code' | 'message'>, parsed: ErrorBody, context: ErrorContext): RateLimitError {
   const wait = response.retryAfterMs;
   const attempts = `${response.attempts} attempt${response.attempts === 1 ? '' : 's'}`;
   let message = `rate limited (429${codeText(parsed.code)}) after ${attempts}`;
-  let hint = 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)';
+  let hint = 'wait a minute, or send fewer requests (a larger batchSize, a lower concurrency)';
   if (wait !== undefined) {
-    if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && wait > context.maxWaitMs) {
-      message += `; the service asks to wait ${roundUpSeconds(wait)}, longer than --max-wait ${formatDuration(context.maxWaitMs)}`;
-    }
+    if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && wait > context.maxWaitMs) message += `; ${asksLonger(wait, context.maxWaitMs)}`;
     hint = `try again after ${tryAgainAt(wait, context)}`;
   }
   return new RateLimitError({ ...init, code: parsed.code ?? 'RATE_LIMITED', message, hint });
 }
 
-/** `14:03:07 UTC (in 42s)` */
-function tryAgainAt(waitMs: number, context: ErrorContext): string {
-  const at = new Date((context.now ?? Date.now)() + waitMs);
-  return `${at.toISOString().slice(11, 19)} UTC (in ${roundUpSeconds(waitMs)})`;
+function asksLonger(waitMs: number, maxWaitMs: number): string {
+  return `the service asks to wait ${formatWait(waitMs)}, longer than maxWaitMs (${formatDuration(maxWaitMs)})`;
 }
 
-/** Whole seconds, rounded up, as Retry-After counts them: `in 120s`. */
-function roundUpSeconds(ms: number): string {
-  return `${Math.ceil(ms / 1000)}s`;
+/** `14:03:07 UTC (in 42s)`; a day or more ahead, with the date: `2026-04-11 14:03:07 UTC (in 30d)`. */
+export function tryAgainAt(waitMs: number, context: { now?: () => number }): string {
+  const iso = new Date((context.now ?? Date.now)() + waitMs).toISOString();
+  const at = waitMs < 86_400_000 ? iso.slice(11, 19) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  return `${at} UTC (in ${formatWait(waitMs)})`;
+}
+
+/** Whole seconds, rounded up, as Retry-After counts them (`120s`); from an hour up, `2h 5m` or `30d`. */
+export function formatWait(ms: number): string {
+  return ms < 3_600_000 ? `${Math.ceil(ms / 1000)}s` : formatAge(ms);
 }
 
 function codeText(code: string | undefined): string {
@@ -147,8 +157,8 @@ export function readJson(response: HttpResponse, what: string): unknown {
     throw new ResponseError(`${where} returned ${status} with an empty body; expected ${what}`, { method, url, status, hint: hintForUnusable });
   }
   if (/^\s*</.test(response.text) || /text\/html/i.test(type)) {
-    throw new ResponseError(`${where} returned an HTML page (${type || 'no content type'}) instead of ${what}`, {
-      method, url, status, hint: 'a proxy or the wrong server answered: check the base URL and HTTPS_PROXY/NO_PROXY',
+    throw new ResponseError(`${where} returned an HTML page (${stripControl(type).slice(0, 100) || 'no content type'}) instead of ${what}`, {
+      method, url, status, hint: 'a proxy or the wrong server answered: check baseUrl, and the proxy of the dispatcher if it has one',
     });
   }
   try {
@@ -160,20 +170,4 @@ export function readJson(response: HttpResponse, what: string): unknown {
   }
 }
 
-const hintForUnusable = 'the response may have been cut off or altered on the way; try again, and check the base URL';
-
-/** Past this, a reset is a Unix time in seconds (as in GitHub's X-RateLimit-Reset), not seconds from now. */
-const EPOCH_SECONDS = 1_000_000_000;
-
-export function readRateLimit(headers: Record<string, string>, now: number = Date.now()): RateLimitInfo | undefined {
-  const pick = (name: string) => {
-    const value = headers[`ratelimit-${name}`] ?? headers[`x-ratelimit-${name}`];
-    if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-    return Number(value);
-  };
-  let resetSeconds = pick('reset');
-  if (resetSeconds !== undefined && resetSeconds >= EPOCH_SECONDS) resetSeconds = Math.max(0, Math.ceil(resetSeconds - now / 1000));
-  const info = { limit: pick('limit'), remaining: pick('remaining'), resetSeconds };
-  if (info.limit === undefined && info.remaining === undefined && info.resetSeconds === undefined) return undefined;
-  return info;
-}
+const hintForUnusable = 'the response may have been cut off or altered on the way; try again, and check baseUrl';

@@ -16,6 +16,8 @@ export interface RateLimitInfo {
   remaining: number | undefined;
   /** Seconds until the window resets. */
   resetSeconds: number | undefined;
+  /** The window's length in seconds, from RateLimit-Policy, when the service sends one. */
+  windowSeconds?: number;
 }
 
 export interface QuotesResult {
@@ -32,7 +34,10 @@ export interface QuotesResult {
 export interface TokenResponse {
   accessToken: string;
   tokenType: string;
-  /** Seconds, when the service said. */
+  /**
+   * Seconds, when the service said: more than 0, and at most ten years (a larger figure is read as
+   * ten years, so that an expiry date can always be written).
+   */
   expiresIn: number | undefined;
   scope: string | undefined;
   organizationId: string | undefined;

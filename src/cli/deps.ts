@@ -22,7 +22,7 @@ export interface Deps {
 }
 
 export interface ProcessDeps extends Deps {
-  /** Removes the signal handlers; main calls it when the command is done. */
+  /** The command is done and its outcome decided: main calls it before it returns the exit code. */
   dispose(): void;
   /** A failure writing stdout (a full disk, say), for main to report; a closed pipe is not one. */
   outputError(): Error | undefined;
@@ -56,26 +56,41 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') outputError ??= error;
   });
-  // The first Ctrl-C aborts what is under way (exit 130); a second one ends the process at once.
+  // The first signal aborts what is under way (exit 130, nothing written); a second one ends the
+  // process at once. Once the command is done its outcome stands: a signal while the process winds
+  // down (closing connections, flushing output) is ignored, and only a second one ends it, so that
+  // a login that wrote its token and said so never dies by the signal afterwards (issue 13, item 12).
+  let done = false;
+  let ignored = false;
   const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
-      dispose();
+    if (!done && !controller.signal.aborted) {
+      controller.abort(new InterruptSignal(name));
+    } else if (done && !ignored) {
+      ignored = true;
+    } else {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       process.kill(process.pid, name);
-      return;
     }
-    controller.abort(new InterruptSignal(name));
   };
+  // Node's signal watchers do not keep the process alive, so the handlers may stay to the end.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const dispose = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    done = true;
+    // After its 'exit' event Node closes the signal watchers, and a signal in the few milliseconds
+    // before the process is gone kills it by the signal (5 of 41 SIGINTs sent after a login's answer
+    // did, "Logged in" printed and the token stored). Ending the process at 'exit', when the event
+    // loop is empty and nothing is left to write, leaves no such gap.
+    // eslint-disable-next-line no-restricted-syntax -- only the real process gets here, with nothing left to do
+    process.once('exit', () => process.exit());
   };
   const env = process.env;
   const { ConfigStore, defaultConfigDir } = await import('../config/store.js');
   const config = new ConfigStore({
     dir: env.MKT_CONFIG_DIR || defaultConfigDir(env),
     onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+    signal: controller.signal,
   });
   return {
     io,

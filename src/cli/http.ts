@@ -52,11 +52,10 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     sleep: deps.sleep,
     random: deps.random,
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
-    onRetry: announce
-      ? (event) => deps.io.stderr.write(`${line}${event.reason}; retrying in ${formatDuration(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
-      : undefined,
-    onThrottle: announce
-      ? (waitMs) => deps.io.stderr.write(`${line}close to the rate limit; waiting ${formatDuration(waitMs)} for the window to reset\n`)
+    onWait: announce
+      ? (event) => deps.io.stderr.write(event.kind === 'retry'
+        ? `${line}${event.reason}; retrying in ${formatDuration(event.waitMs)} (${(event.attempt ?? 2) - 1}/${event.retries ?? 0})\n`
+        : `${line}close to the rate limit; waiting ${formatDuration(event.waitMs)} for the window to reset\n`)
       : undefined,
     onDebug,
   };

@@ -1,13 +1,16 @@
-// The credential and settings store: one JSON file written through conf, mode 0600 in a 0700
-// directory. conf writes atomically (a temporary file renamed into place), so a reader never sees
-// half a file; a lock file around each read-modify-write keeps parallel writers from losing each
-// other's changes. Reading is what conf's own read is, JSON.parse of the
-// file, done here so that the commands that only read (every `mkt quotes`) do not load conf and
-// its dependencies: about 10 ms of each run (docs/benchmarks.md). Reads never create anything.
+// The credential and settings store: one JSON file, mode 0600 in a 0700 directory, parsed once per
+// run (every command reads it several times). A write is a read-modify-write under a lock file
+// (./file-lock.ts): the file is read again under the lock, changed, written whole to a temporary
+// file beside it and renamed into place, so a reader never sees half a file and parallel writers
+// lose nothing. This used to be conf; it went because its writer (atomically, through when-exit)
+// installs handlers for SIGINT, SIGTERM, SIGHUP and a dozen other signals on import that send the
+// signal again, which turned one Ctrl-C into two outcomes (issue 13, item 12), and no option turns
+// that off. What is left of it here is the rename, a dozen lines.
 import fs from 'node:fs';
 import path from 'node:path';
-import type Conf from 'conf';
-import { ConfigError } from './errors.js';
+import { AbortError } from '../shared/errors.js';
+import { ConfigError, configFault, faultReason } from './errors.js';
+import { LockBusyError, removeAbandoned, tryLock, withFileLock } from './file-lock.js';
 
 export { ConfigError };
 
@@ -40,13 +43,16 @@ export interface ConfigData {
 export interface ConfigStoreOptions {
   /** The directory holding config.json. */
   dir: string;
-  /** Told when a permission problem was repaired. */
+  /** Told when a permission problem was repaired, or could not be. */
   onWarning?: (message: string) => void;
+  /** Once aborted, a write not yet made is not made (AbortError, exit 130). */
+  signal?: AbortSignal;
 }
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 const LOCK_WAIT_MS = 10_000;
+/** For locks whose holder cannot be checked: another host's, or an older mkt's (empty). */
 const LOCK_STALE_MS = 10_000;
 
 /** Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. */
@@ -68,24 +74,89 @@ export interface PermissionReport {
 export class ConfigStore {
   readonly dir: string;
   readonly path: string;
-  #conf: Conf<ConfigData> | undefined;
-  #onWarning: (message: string) => void;
+  readonly #lock: string;
+  readonly #onWarning: (message: string) => void;
+  readonly #signal: AbortSignal | undefined;
+  #data: ConfigData | undefined;
   #checked = false;
 
   constructor(options: ConfigStoreOptions) {
     this.dir = path.resolve(options.dir);
     this.path = path.join(this.dir, 'config.json');
+    this.#lock = `${this.path}.lock`;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#signal = options.signal;
   }
 
-  /** The whole file; `{}` when it does not exist yet. */
+  /** The whole file as this run first read it (or last wrote it); `{}` when it does not exist. */
   read(): ConfigData {
+    if (this.#data === undefined) {
+      this.#data = this.#parse();
+      this.#tidy();
+    }
+    return this.#data;
+  }
+
+  profile(name: string): ProfileRecord | undefined {
+    return this.read().profiles?.[name];
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.read().profiles ?? {}).sort();
+  }
+
+  /**
+   * Read-modify-write of one profile under the lock, so that parallel runs changing different
+   * profiles (or the same one) lose nothing; `undefined` (or nothing) from `change` removes the
+   * profile. A read-only config.json is refused, not replaced.
+   */
+  async updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): Promise<void> {
+    this.read(); // a corrupt file is reported before anything is created
+    try {
+      fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    } catch (error) {
+      throw configFault(error, `create the config directory ${this.dir}`, nearestExisting(this.dir));
+    }
+    this.#repairPermissions();
+    try {
+      await withFileLock(this.#lock, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, signal: this.#signal }, () => {
+        this.#removeLeftovers();
+        const data = this.#parse();
+        const profiles = { ...data.profiles };
+        const next = change({ ...profiles[name] });
+        if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
+        else profiles[name] = next;
+        // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
+        if (this.#signal?.aborted) throw new AbortError();
+        const written = { ...data, profiles };
+        this.#write(written);
+        this.#data = written;
+      });
+    } catch (error) {
+      if (error instanceof LockBusyError) {
+        const who = error.holder ? `another mkt (pid ${error.holder.pid} on ${error.holder.host})` : 'another mkt';
+        throw new ConfigError(`${who} has been writing ${this.path} for ${LOCK_WAIT_MS / 1000} s and still holds ${this.#lock}`,
+          `wait for it to finish; if no mkt is running, remove ${this.#lock}`);
+      }
+      throw configFault(error, `write the config file ${this.path}`, this.dir);
+    }
+  }
+
+  permissions(): PermissionReport {
+    const fileMode = modeOf(this.path);
+    const dirMode = modeOf(this.dir);
+    const safe = process.platform === 'win32'
+      || ((fileMode === undefined || (fileMode & 0o077) === 0) && (dirMode === undefined || (dirMode & 0o077) === 0));
+    return { path: this.path, exists: fileMode !== undefined, fileMode, dirMode, safe };
+  }
+
+  #parse(): ConfigData {
     let text: string;
     try {
       text = fs.readFileSync(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw this.#corrupt(error);
+      throw configFault(error, `read the config file ${this.path}`, this.dir);
     }
     this.#repairPermissions();
     let data: unknown;
@@ -107,116 +178,96 @@ export class ConfigStore {
     return data as ConfigData;
   }
 
-  profile(name: string): ProfileRecord | undefined {
-    return this.read().profiles?.[name];
+  /** The new file written whole beside the old one (or beside what config.json links to), then renamed over it. */
+  #write(data: ConfigData): void {
+    const target = this.#target();
+    const existing = fs.statSync(target, { throwIfNoEntry: false });
+    if (existing !== undefined && (existing.mode & 0o200) === 0) {
+      throw new ConfigError(`the config file ${this.path} is read-only (mode ${formatMode(existing.mode & 0o777)}), so mkt leaves it as it is`,
+        `to let mkt change it: chmod 600 ${target}`);
+    }
+    const temporary = `${target}.tmp-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const fd = fs.openSync(temporary, 'wx', FILE_MODE);
+    try {
+      fs.writeFileSync(fd, `${JSON.stringify(data, undefined, '\t')}\n`);
+      fs.fchmodSync(fd, FILE_MODE); // the umask may have narrowed it
+      // root writing a user's file (sudo) keeps it the user's, as an edit in place would.
+      if (existing !== undefined && process.getuid?.() === 0) fs.fchownSync(fd, existing.uid, existing.gid);
+      fs.fsyncSync(fd);
+    } catch (error) {
+      fs.closeSync(fd);
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    }
+    fs.closeSync(fd);
+    try {
+      fs.renameSync(temporary, target);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    }
   }
 
-  profileNames(): string[] {
-    return Object.keys(this.read().profiles ?? {}).sort();
+  /** What a write replaces: config.json, or the file it links to (a dotfiles checkout, say). */
+  #target(): string {
+    try {
+      return fs.realpathSync.native(this.path);
+    } catch {
+      return this.path;
+    }
   }
 
   /**
-   * Read-modify-write of one profile under a lock file, so that parallel runs changing different
-   * profiles (or the same one) lose nothing; `undefined` from `change` removes the profile.
+   * A writer killed between its write and its rename leaves the new file (a token, perhaps) beside
+   * the old one, and its lock. Only run holding the lock, when every temporary file is a dead one's.
    */
-  async updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): Promise<void> {
-    this.read(); // a corrupt file is reported before anything is created
-    const conf = await this.#open();
-    await this.#locked(() => {
-      const data = this.read();
-      const profiles = { ...data.profiles };
-      const next = change({ ...profiles[name] });
-      if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
-      else profiles[name] = next;
-      this.#write(conf, { ...data, profiles });
-    });
+  #removeLeftovers(): void {
+    const target = this.#target();
+    for (const name of fs.readdirSync(path.dirname(target))) {
+      if (name.startsWith(`${path.basename(target)}.tmp-`)) fs.rmSync(path.join(path.dirname(target), name), { force: true });
+    }
+    removeAbandoned(this.#lock, LOCK_STALE_MS);
   }
 
-  /** Runs `work` holding config.json.lock (created exclusively; a lock older than 10 s is stale). */
-  async #locked(work: () => void): Promise<void> {
-    const lock = `${this.path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
+  /** A reader that sees a dead writer's leftovers removes them, if no one holds the lock. */
+  #tidy(): void {
+    const target = this.#target();
+    const names = listing(path.dirname(target));
+    const locks = path.dirname(target) === this.dir ? names : listing(this.dir);
+    if (!names.some((name) => name.startsWith(`${path.basename(target)}.tmp-`)) && !locks.some((name) => name.startsWith('config.json.lock'))) return;
+    try {
+      const attempt = tryLock(this.#lock, LOCK_STALE_MS);
+      if (!('release' in attempt)) return;
       try {
-        fs.closeSync(fs.openSync(lock, 'wx', FILE_MODE));
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.#corrupt(error);
+        this.#removeLeftovers();
+      } finally {
+        attempt.release();
       }
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
-      else if (Date.now() > deadline) {
-        throw new ConfigError(`another mkt has been writing ${this.path} for ${Math.round(LOCK_WAIT_MS / 1000)} s (${lock} exists)`,
-          `if no other mkt is running, remove ${lock}`);
-      } else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    } catch {
+      // A read does not fail for what it could not tidy; the next write tries again.
     }
-    try {
-      work();
-    } finally {
-      fs.rmSync(lock, { force: true });
-    }
-  }
-
-  #write(conf: Conf<ConfigData>, data: ConfigData): void {
-    try {
-      conf.store = data;
-    } catch (error) {
-      throw this.#corrupt(error);
-    }
-    // The mode option covers newly created files; an existing file keeps its mode through rename
-    // only on some systems, so set it explicitly on every write.
-    fs.chmodSync(this.path, FILE_MODE);
-  }
-
-  permissions(): PermissionReport {
-    const fileMode = modeOf(this.path);
-    const dirMode = modeOf(this.dir);
-    const safe = process.platform === 'win32'
-      || ((fileMode === undefined || (fileMode & 0o077) === 0) && (dirMode === undefined || (dirMode & 0o077) === 0));
-    return { path: this.path, exists: fileMode !== undefined, fileMode, dirMode, safe };
-  }
-
-  /** conf, on a directory that exists with mode 0700 (conf would create it with the umask's). */
-  async #open(): Promise<Conf<ConfigData>> {
-    const { default: Conf } = await import('conf');
-    fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    this.#repairPermissions();
-    this.#conf ??= new Conf<ConfigData>({
-      projectName: 'mkt',
-      cwd: this.dir,
-      configName: 'config',
-      configFileMode: FILE_MODE,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-    return this.#conf;
   }
 
   #repairPermissions(): void {
     if (this.#checked || process.platform === 'win32') return;
     this.#checked = true;
-    for (const [target, wanted] of [[this.dir, DIR_MODE], [this.path, FILE_MODE]] as const) {
+    for (const target of [this.dir, this.path]) {
       const mode = modeOf(target);
       if (mode === undefined || (mode & 0o077) === 0) continue;
-      fs.chmodSync(target, wanted);
-      this.#onWarning(`${target} was readable by other users (mode ${formatMode(mode)}); changed it to ${formatMode(wanted)}`);
+      // Group and others lose every bit; the owner's stay (a read-only file stays read-only).
+      const wanted = mode & 0o700;
+      try {
+        fs.chmodSync(target, wanted);
+        this.#onWarning(`${target} was readable by other users (mode ${formatMode(mode)}); changed it to ${formatMode(wanted)}`);
+      } catch (error) {
+        this.#onWarning(`${target} is readable by other users (mode ${formatMode(mode)}), and mkt cannot change that `
+          + `(${faultReason(error)}): its owner can, with chmod ${formatMode(wanted)} ${target}`);
+      }
     }
   }
 
   #fixHint(): string {
     return `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`;
-  }
-
-  #corrupt(error: unknown): Error {
-    if (error instanceof SyntaxError) return new ConfigError(`the config file ${this.path} is not valid JSON`, this.#fixHint());
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EISDIR' || code === 'ENOTDIR') {
-      return new ConfigError(
-        `cannot use the config file ${this.path}: ${(error as Error).message}`,
-        'check its ownership and permissions, or set MKT_CONFIG_DIR to another directory',
-      );
-    }
-    return error as Error;
   }
 }
 
@@ -227,6 +278,21 @@ function locate(text: string, error: unknown): string {
   const before = text.slice(0, position);
   const line = before.split('\n').length;
   return `at line ${line}, column ${position - before.lastIndexOf('\n')}`;
+}
+
+/** The directory itself or the closest ancestor that exists: where a failed mkdir -p stopped. */
+function nearestExisting(dir: string): string {
+  let existing = dir;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  return existing;
+}
+
+function listing(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function modeOf(target: string): number | undefined {

@@ -1,16 +1,17 @@
 // The live board of `mkt quotes --watch`: the quotes table with changed prices highlighted (green up,
 // red down, the changed digits bold and underlined), an arrow for the mid's direction (so the facts
 // survive without colour), a sparkline of this session's mids, and a status line. Pure: a view and
-// the terminal's size in, lines out; src/cli/watch draws them.
+// the terminal's size in, lines out; src/cli/watch draws them. The columns are the table's
+// (table.ts), laid out by the same engine (grid.ts).
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Quote, RateLimitInfo } from '../api/types.js';
 import { formatDuration } from '../shared/duration.js';
 import { formatClock } from '../shared/time.js';
-import { alignDecimals } from './decimal.js';
 import type { PriceChange, QuoteChange } from './changes.js';
-import { sparkline } from './sparkline.js';
-import { quoteRows } from './table.js';
-import { stripControl } from '../shared/text.js';
+import { drawSpaced, layoutColumns, SPACED_FRAME, truncateStyled, type Column } from './grid.js';
+import { cellText } from './quotes.js';
+import { ASCII_SPARK_LEVELS, SPARK_LEVELS, sparkline } from './sparkline.js';
+import { quoteColumns, quoteRows } from './table.js';
 
 export interface BoardStatus {
   polls: number;
@@ -32,6 +33,10 @@ export interface BoardView {
   history: ReadonlyArray<readonly string[]>;
   missing: readonly string[];
   status: BoardStatus;
+  /** Quotes of the latest poll left out by --changes-only: their prices did not move. */
+  unchanged?: number;
+  /** Quotes of the latest poll for symbols not asked for, which the watch drops. */
+  ignored?: number;
 }
 
 export interface BoardOptions {
@@ -41,76 +46,80 @@ export interface BoardOptions {
   rows: number | undefined;
   now: number;
   maxAgeMs?: number;
+  /** Plain ASCII: no arrows, blocks, dots or ellipses (TERM=dumb, a locale without UTF-8). */
+  ascii?: boolean;
 }
 
-interface Column {
-  title: string;
-  align: 'left' | 'right';
-  plain: string[];
-  styled: string[];
-  /** Lower goes first when the terminal is too narrow; undefined: never dropped. */
-  dropOrder?: number;
+interface Marks {
+  up: string;
+  down: string;
+  ellipsis: string;
+  separator: string;
+  levels: string;
 }
 
-const GAP = '  ';
+const UNICODE: Marks = { up: '▲', down: '▼', ellipsis: '…', separator: ' · ', levels: SPARK_LEVELS };
+const ASCII: Marks = { up: '^', down: 'v', ellipsis: '...', separator: ' | ', levels: ASCII_SPARK_LEVELS };
 
 export function renderBoard(view: BoardView, options: BoardOptions): string[] {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const marks = options.ascii ? ASCII : UNICODE;
   // One column short of the edge: a line that fills the last column leaves the cursor in the
   // pending-wrap state, where some terminals then erase or wrap unexpectedly.
   const width = Math.max(20, options.columns - 1);
-  const footer = renderFooter(view, chalk, width);
+  const footer = renderFooter(view, chalk, width, marks);
   if (view.data.length === 0) {
-    const waiting = view.status.polls === 0 ? 'waiting for the first quotes…' : 'the service returned no quotes';
+    const waiting = view.status.polls === 0 ? `waiting for the first quotes${marks.ellipsis}`
+      : (view.unchanged ?? 0) > 0 ? 'no price changed at the latest poll'
+        : 'the service returned no quotes';
     return [chalk.dim(waiting), ...footer];
   }
-  const columns = buildColumns(view, options, chalk);
-  const layout = fitColumns(columns, width);
   let visibleRows = view.data.length;
   if (options.rows !== undefined) {
     const room = options.rows - 1 - footer.length;
     if (room < visibleRows) visibleRows = Math.max(0, room - 1);
   }
-  const lines = [joinCells(layout, -1, chalk, width)];
-  for (let row = 0; row < visibleRows; row++) lines.push(joinCells(layout, row, chalk, width));
+  // Only the rows on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
+  const shown: BoardView = visibleRows === view.data.length ? view
+    : { ...view, data: view.data.slice(0, visibleRows), changes: view.changes.slice(0, visibleRows), history: view.history.slice(0, visibleRows) };
+  const layout = layoutColumns(buildColumns(shown, options, chalk, marks), width, SPACED_FRAME);
+  const lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title: (text) => chalk.bold(text), maxWidth: width });
   if (visibleRows < view.data.length) {
-    lines.push(chalk.dim(truncateStyled(`… ${view.data.length - visibleRows} more; enlarge the window to see them`, width)));
+    lines.push(chalk.dim(truncateStyled(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width)));
   }
   // However small the terminal, a frame never scrolls the screen (which would make it jump).
   const frame = [...lines, ...footer];
   return options.rows === undefined ? frame : frame.slice(0, Math.max(1, options.rows));
 }
 
-function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance): Column[] {
-  const rows = quoteRows(view.data, { now: options.now, maxAgeMs: options.maxAgeMs });
-  const stale = rows.map((row) => row.notes.includes('stale'));
-  const dim = (text: string, index: number) => (stale[index] ? chalk.dim(text) : text);
-  const price = (field: 'bid' | 'ask' | 'mid'): Column => {
-    const plain = alignDecimals(rows.map((row) => row[field]));
-    const styled = plain.map((cell, index) => dim(stylePrice(cell, view.changes[index]?.[field], chalk), index));
-    return { title: field[0]!.toUpperCase() + field.slice(1), align: 'left', plain, styled };
-  };
-  const simple = (title: string, plain: string[], align: Column['align'], dropOrder?: number): Column =>
-    ({ title, align, plain, styled: plain.map(dim), dropOrder });
-  const arrows = view.changes.map((change) => ARROWS[change?.mid.direction ?? 'same']);
+function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
+  const rows = quoteRows(view.data, options);
+  const { symbol, bid, ask, mid, spread, age, note } = quoteColumns(
+    rows, chalk, (field, padded, row) => stylePrice(padded, view.changes[row]?.[field], chalk), options.ascii,
+  );
+  const arrows = view.changes.map((change) => arrow(change?.mid.direction, marks));
   const columns: Column[] = [
-    simple('Symbol', rows.map((row) => row.symbol), 'left'),
-    price('bid'),
-    price('ask'),
-    price('mid'),
-    { title: '', align: 'left', plain: arrows, styled: arrows.map((arrow) => (arrow === '▲' ? chalk.green(arrow) : arrow === '▼' ? chalk.red(arrow) : arrow)) },
-    simple('Spread', alignDecimals(rows.map((row) => row.spread)), 'left', 3),
-    simple('Age', rows.map((row) => row.age), 'right', 2),
-    simple('Trend', view.history.map((series) => sparkline(series)), 'left', 1),
+    symbol, bid, ask, mid,
+    { title: '', align: 'left', cells: arrows, style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell) },
+    spread,
+    age,
+    {
+      title: 'Trend',
+      align: 'left',
+      cells: view.history.map((series) => sparkline(series, series.length, marks.levels)),
+      style: (padded, row) => (rows[row]!.stale ? chalk.dim(padded) : padded),
+      dropOrder: 1,
+      // The latest points are the ones worth keeping.
+      shrink: { minWidth: 8, cut: (text, width) => text.slice(-width) },
+    },
   ];
-  if (rows.some((row) => row.notes.length > 0)) {
-    const notes = rows.map((row) => row.notes.join(', '));
-    columns.push({ title: 'Note', align: 'left', plain: notes, styled: notes.map((note) => (note === '' ? note : chalk.yellow(note))), dropOrder: 4 });
-  }
+  if (note !== undefined) columns.push(note);
   return columns;
 }
 
-const ARROWS: Record<PriceChange['direction'], string> = { up: '▲', down: '▼', same: ' ', new: ' ' };
+function arrow(direction: PriceChange['direction'] | undefined, marks: Marks): string {
+  return direction === 'up' ? marks.up : direction === 'down' ? marks.down : ' ';
+}
 
 /** The price in the direction's colour, the digits from the first changed one also bold and underlined. */
 export function stylePrice(cell: string, change: PriceChange | undefined, chalk: ChalkInstance): string {
@@ -123,43 +132,7 @@ export function stylePrice(cell: string, change: PriceChange | undefined, chalk:
   return `${cell.slice(0, start)}${paint(cell.slice(start, from))}${paint.bold.underline(cell.slice(from, end))}${cell.slice(end)}`;
 }
 
-/** Drops columns (sparkline first) until the table fits; the sparkline shrinks before it goes. */
-function fitColumns(columns: Column[], width: number): Column[] {
-  let kept = columns;
-  const total = (list: Column[]) => list.reduce((sum, column) => sum + columnWidth(column), 0) + GAP.length * (list.length - 1);
-  const trend = kept.find((column) => column.title === 'Trend');
-  if (trend && total(kept) > width) {
-    const room = width - (total(kept) - columnWidth(trend));
-    const points = Math.max(0, room) >= 8 ? room : 0;
-    if (points > 0) {
-      trend.plain = trend.plain.map((line) => line.slice(-points));
-      trend.styled = trend.plain;
-    }
-  }
-  const droppable = [...kept].filter((column) => column.dropOrder !== undefined).sort((a, b) => a.dropOrder! - b.dropOrder!);
-  for (const column of droppable) {
-    if (total(kept) <= width) break;
-    kept = kept.filter((candidate) => candidate !== column);
-  }
-  return kept;
-}
-
-function columnWidth(column: Column): number {
-  return Math.max(column.title.length, ...column.plain.map((text) => [...text].length));
-}
-
-function joinCells(columns: Column[], row: number, chalk: ChalkInstance, width: number): string {
-  const cells = columns.map((column) => {
-    const size = columnWidth(column);
-    const plain = row < 0 ? column.title : column.plain[row] ?? '';
-    const styled = row < 0 ? chalk.bold(column.title) : column.styled[row] ?? '';
-    const pad = ' '.repeat(size - [...plain].length);
-    return column.align === 'right' ? `${pad}${styled}` : `${styled}${pad}`;
-  });
-  return truncateStyled(cells.join(GAP).trimEnd(), width);
-}
-
-function renderFooter(view: BoardView, chalk: ChalkInstance, width: number): string[] {
+function renderFooter(view: BoardView, chalk: ChalkInstance, width: number, marks: Marks): string[] {
   const { status } = view;
   const parts = [
     status.updatedAt === undefined ? 'no quotes yet' : `updated ${formatClock(status.updatedAt)}`,
@@ -169,40 +142,24 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number): str
   const { limit, remaining } = status.rateLimit ?? {};
   if (remaining !== undefined) parts.push(limit === undefined ? `${remaining} requests left` : `${remaining}/${limit} left`);
   parts.push('q to quit');
-  const lines = ['', chalk.dim(truncateStyled(parts.join(' · '), width))];
+  const lines = ['', chalk.dim(truncateStyled(parts.join(marks.separator), width))];
+  const unchanged = view.unchanged ?? 0;
+  if (unchanged > 0) lines.push(chalk.dim(truncateStyled(`${plural(unchanged, 'quote')} without a price change hidden (--changes-only)`, width)));
   if (view.missing.length > 0) {
-    lines.push(chalk.yellow(truncateStyled(`no quote for ${view.missing.map(stripControl).join(', ')}`, width)));
+    lines.push(chalk.yellow(truncateStyled(`no quote for ${view.missing.map(cellText).join(', ')}`, width)));
   }
+  const ignored = view.ignored ?? 0;
+  if (ignored > 0) lines.push(chalk.yellow(truncateStyled(`ignoring ${plural(ignored, 'quote')} for symbols not asked for`, width)));
   if (status.throttledUntil !== undefined) {
     lines.push(chalk.yellow(truncateStyled(`throttled until ${formatClock(status.throttledUntil)} (rate limit)`, width)));
   }
   if (status.problem !== undefined) {
     // The retry time first: a long message is cut at the terminal's edge.
-    lines.push(chalk.red(truncateStyled(`retrying at ${formatClock(status.problem.retryAt)}: ${stripControl(status.problem.message)}`, width)));
+    lines.push(chalk.red(truncateStyled(`retrying at ${formatClock(status.problem.retryAt)}: ${cellText(status.problem.message)}`, width)));
   }
   return lines;
 }
 
-const SGR = /^\u001b\[[0-9;]*m/;
-
-/** Cuts text to `width` visible characters, skipping colour sequences; resets styles if it cut. */
-export function truncateStyled(text: string, width: number): string {
-  let visible = 0;
-  let out = '';
-  let styled = false;
-  for (let i = 0; i < text.length;) {
-    const escape = SGR.exec(text.slice(i, i + 32));
-    if (escape) {
-      out += escape[0];
-      styled = true;
-      i += escape[0].length;
-      continue;
-    }
-    const char = String.fromCodePoint(text.codePointAt(i)!);
-    if (visible === width) return styled ? `${out}\u001b[0m` : out;
-    out += char;
-    visible++;
-    i += char.length;
-  }
-  return out;
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -52,6 +52,23 @@ export function compare(a: string, b: string): number {
   return new Big(a).cmp(b);
 }
 
+/**
+ * At most `width` characters, for a table cell: the plain text when it fits; else the exponent
+ * form, which is exact (`1e+999`, `1.5e-20`); else, when even that is too wide (more significant
+ * digits than the width), the shorter form cut, with `ellipsis` marking the cut. Never rounded.
+ */
+export function boundedDecimal(text: string, width: number, ellipsis = '…'): string {
+  const plain = plainDecimal(text);
+  if (plain.length <= width) return plain;
+  const exponent = new Big(plain).toExponential();
+  if (exponent.length <= width) return exponent;
+  const dot = plain.indexOf('.');
+  // The plain form keeps its magnitude when cut only if its integer part is kept whole.
+  if ((dot === -1 ? plain.length : dot) < width - ellipsis.length) return `${plain.slice(0, width - ellipsis.length)}${ellipsis}`;
+  const e = exponent.indexOf('e');
+  return `${exponent.slice(0, width - ellipsis.length - (exponent.length - e))}${ellipsis}${exponent.slice(e)}`;
+}
+
 /** Pads the fraction with zeros to at least `digits` places; never rounds. */
 export function padFraction(text: string, digits: number): string {
   const plain = plainDecimal(text);

@@ -46,17 +46,28 @@ export function renderNdjson(data: readonly Quote[]): string {
 
 const COLUMNS = ['symbol', 'bid', 'ask', 'mid', 'timestamp'] as const;
 
+/** The other line breaks Python's splitlines() honours (\v, \f, \x1c-\x1e and \x85 are controls). */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/**
+ * Service text for a cell of TSV, CSV or the table: no control characters, and nothing any reader
+ * takes for a line break, so a row stays one line (JSON and NDJSON escape these instead).
+ */
+export function cellText(text: string): string {
+  return stripControl(text).replace(LINE_SEPARATORS, '');
+}
+
 /** RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted. */
 export function renderCsv(data: readonly Quote[]): string {
   const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
   let text = `${COLUMNS.join(',')}\r\n`;
-  for (const quote of data) text += `${COLUMNS.map((column) => field(stripControl(quote[column]))).join(',')}\r\n`;
+  for (const quote of data) text += `${COLUMNS.map((column) => field(cellText(quote[column]))).join(',')}\r\n`;
   return text;
 }
 
 /** Tab-separated with a header line: no colour, no box, one quote per line. */
 export function renderTsv(data: readonly Quote[]): string {
   let text = `${COLUMNS.join('\t')}\n`;
-  for (const quote of data) text += `${COLUMNS.map((column) => stripControl(quote[column])).join('\t')}\n`;
+  for (const quote of data) text += `${COLUMNS.map((column) => cellText(quote[column])).join('\t')}\n`;
   return text;
 }

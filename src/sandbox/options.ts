@@ -4,9 +4,30 @@ import { SandboxConfigError } from './config-error.js';
 import { BUILT_IN_CLIENTS, validateClients, type SandboxClient } from './principals.js';
 
 export interface SandboxLimits {
+  /** Quotes requests per (client, organization) and minute (default 60; approved clients get twice this). */
   perMinute?: number;
+  /** Quotes requests per (client, organization) and hour (default 5000). */
   perHour?: number;
+  /** Quotes requests per (client, organization) and day (default 10000). */
   perDay?: number;
+  /** Tokens issued per client and minute, by both auth endpoints together (default 600). */
+  tokensPerMinute?: number;
+}
+
+/** One answered request, for a request log (`mkt sandbox --log`). It holds no secret. */
+export interface RequestLogEntry {
+  /** When the request arrived, in milliseconds since the epoch, on the sandbox's clock. */
+  time: number;
+  /** Undefined for a request too malformed to have one (answered at the socket). */
+  method: string | undefined;
+  /** The path without the query string (which is never logged); undefined as for `method`. */
+  path: string | undefined;
+  /** 0 when the client went away before an answer. */
+  status: number;
+  /** The authenticated client; undefined before (or without) authentication. */
+  clientId: string | undefined;
+  durationMs: number;
+  requestId: string;
 }
 
 export interface SandboxOptions {
@@ -18,7 +39,7 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Most distinct symbols in one quotes request (default 100). */
   maxSymbols?: number;
-  /** Requests per (client, organization); defaults 60 / 5000 / 10000. */
+  /** Rate limits: quotes per (client, organization), 60 / 5000 / 10000; tokens per client, 600 a minute. */
   limits?: SandboxLimits;
   /** Added to the built-in `demo` and `noscope` clients. */
   clients?: SandboxClient[];
@@ -26,6 +47,8 @@ export interface SandboxOptions {
   synthetic?: number;
   /** Called with anything unexpected a request threw (the client gets a bare 500 INTERNAL). */
   onError?: (error: unknown) => void;
+  /** Called once per answered request (a request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface ResolvedOptions {
@@ -33,13 +56,14 @@ export interface ResolvedOptions {
   seed: number;
   tokenTtlSeconds: number;
   maxSymbols: number;
-  limits: { perMinute: number; perHour: number; perDay: number };
+  limits: { perMinute: number; perHour: number; perDay: number; tokensPerMinute: number };
   clients: SandboxClient[];
   synthetic: number;
   onError: (error: unknown) => void;
+  onRequest: ((entry: RequestLogEntry) => void) | undefined;
 }
 
-export const DEFAULT_LIMITS = { perMinute: 60, perHour: 5000, perDay: 10000 } as const;
+export const DEFAULT_LIMITS = { perMinute: 60, perHour: 5000, perDay: 10000, tokensPerMinute: 600 } as const;
 export const MAX_SYNTHETIC = 99_999;
 
 function integer(name: string, value: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -55,6 +79,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const limits = options.limits ?? {};
   if (options.now !== undefined && typeof options.now !== 'function') throw new SandboxConfigError('now must be a function');
   if (options.clients !== undefined && !Array.isArray(options.clients)) throw new SandboxConfigError('clients must be an array');
+  if (options.onRequest !== undefined && typeof options.onRequest !== 'function') throw new SandboxConfigError('onRequest must be a function');
   return {
     now: options.now ?? Date.now,
     seed: integer('seed', options.seed, 1, Number.MIN_SAFE_INTEGER),
@@ -64,9 +89,11 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       perMinute: integer('per-minute limit', limits.perMinute, DEFAULT_LIMITS.perMinute, 1),
       perHour: integer('per-hour limit', limits.perHour, DEFAULT_LIMITS.perHour, 1),
       perDay: integer('per-day limit', limits.perDay, DEFAULT_LIMITS.perDay, 1),
+      tokensPerMinute: integer('tokens-per-minute limit', limits.tokensPerMinute, DEFAULT_LIMITS.tokensPerMinute, 1),
     },
     clients: [...BUILT_IN_CLIENTS, ...validateClients(options.clients ?? [], 'clients')],
     synthetic: integer('synthetic', options.synthetic, 0, 0, MAX_SYNTHETIC),
     onError: options.onError ?? (() => {}),
+    onRequest: options.onRequest,
   };
 }

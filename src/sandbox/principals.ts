@@ -1,8 +1,9 @@
 // The clients the sandbox knows: two built-ins (documented in docs/sandbox.md) plus any given with
 // `clients` / `--clients FILE`. The file is validated whole, with messages that name the entry and
 // field, because a typo there otherwise shows up later as a puzzling 401 or 403.
-import { readFileSync } from 'node:fs';
+import { UsageError } from '../shared/errors.js';
 import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
+import { readFileLimited } from '../shared/read-limited.js';
 import { SandboxConfigError } from './config-error.js';
 
 export interface SandboxClient {
@@ -88,19 +89,23 @@ export function validateClients(values: readonly unknown[], where: string): Sand
   });
 }
 
+/** The most a clients file may hold: far more than any list of clients, far less than a device has. */
+export const MAX_CLIENTS_FILE_BYTES = 1024 * 1024;
+
 /**
  * Reads a `--clients` file: a JSON array of client objects, e.g.
  * `[{"client_id": "ci", "client_secret": "s3cret", "orgs": ["org_ci"], "scopes": ["market.read"]}]`.
- * Throws SandboxConfigError naming the file and the problem.
+ * Read as a stream with a byte cap, so a device or a pipe (/dev/zero) ends with an error instead of
+ * filling memory, and `signal` stops the read at once. Throws SandboxConfigError naming the file and
+ * the problem (or the limit), and AbortError when `signal` aborts.
  */
-export function loadClientsFile(path: string): SandboxClient[] {
+export async function loadClientsFile(path: string, signal?: AbortSignal): Promise<SandboxClient[]> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = await readFileLimited(path, `clients file ${path}`, MAX_CLIENTS_FILE_BYTES, signal);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? 'read failed');
-    throw new SandboxConfigError(`cannot read clients file ${path}: ${reason}`);
+    if (error instanceof UsageError) throw new SandboxConfigError(error.message, error.hint);
+    throw error;
   }
   let parsed: unknown;
   try {

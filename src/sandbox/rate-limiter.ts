@@ -29,14 +29,16 @@ export class RateLimiter {
   admit(key: string, limits: readonly [number, number, number], now: number): RateDecision {
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
-      bucket = { starts: [Number.NaN, Number.NaN, Number.NaN], counts: [0, 0, 0] };
+      bucket = { starts: [-Infinity, -Infinity, -Infinity], counts: [0, 0, 0] };
       this.buckets.set(key, bucket);
     }
     let blocked = -1;
     let blockedEnd = -Infinity;
     for (let i = 0; i < 3; i++) {
       const size = WINDOW_MS[i] as number;
-      const start = Math.floor(now / size) * size;
+      // Only a later window starts afresh: a clock stepped back (NTP, a VM resumed) stays in the
+      // latest window it reached, whose requests were already counted, until that window ends.
+      const start = Math.max(Math.floor(now / size) * size, bucket.starts[i] as number);
       if (bucket.starts[i] !== start) {
         bucket.starts[i] = start;
         bucket.counts[i] = 0;

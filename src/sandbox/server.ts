@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SandboxConfigError } from './config-error.js';
 import { createContext } from './context.js';
-import { rawErrorResponse, sendError, type ErrorCode } from './errors.js';
-import { createRequestListener } from './handler.js';
+import { ERROR_STATUS, rawErrorResponse, Reject, type ErrorCode } from './errors.js';
+import { createRequestListener, logRequest, rejectRequest } from './handler.js';
+import { clearReadyFile, readyFileContent, removeReadyFile, writeReadyFile } from './ready-file.js';
 import type { SandboxOptions } from './options.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -19,6 +20,11 @@ export interface StartSandboxOptions extends SandboxOptions {
   headersTimeoutMs?: number;
   /** Time allowed to send the whole request (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * Written once listening, atomically, with the URL and this process's PID as shell assignments
+   * (`MKT_BASE_URL=…`, `MKT_SANDBOX_PID=…`); removed before listening and again by close().
+   */
+  readyFile?: string;
 }
 
 export interface Sandbox {
@@ -75,6 +81,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const headersTimeout = timeout('headersTimeoutMs', options.headersTimeoutMs, 10_000);
   const requestTimeout = Math.max(headersTimeout, timeout('requestTimeoutMs', options.requestTimeoutMs, 30_000));
   const ctx = createContext(options);
+  const { readyFile } = options;
+  if (readyFile !== undefined && (typeof readyFile !== 'string' || readyFile === '')) throw new SandboxConfigError('readyFile must be a non-empty path');
+  if (readyFile !== undefined) await clearReadyFile(readyFile);
 
   const server = http.createServer(
     {
@@ -94,6 +103,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     createRequestListener(ctx),
   );
 
+  // Answers written straight to the socket have no request to speak of: no method, path or client.
+  const logSocketAnswer = (code: ErrorCode, requestId: string) => {
+    if (ctx.options.onRequest === undefined) return;
+    logRequest(ctx, { time: ctx.now(), method: undefined, path: undefined, status: ERROR_STATUS[code], clientId: undefined, durationMs: 0, requestId });
+  };
   const answered = new WeakSet<Duplex>();
   const lingering = new Set<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -107,7 +121,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     }
     answered.add(socket);
     const [code, message] = clientErrorCode(error.code);
-    socket.end(rawErrorResponse(code, message, ctx.nextRequestId()));
+    const requestId = ctx.nextRequestId();
+    socket.end(rawErrorResponse(code, message, requestId));
+    logSocketAnswer(code, requestId);
     // Close gently: destroying the socket while the client is still sending makes the kernel answer
     // with a reset, which can discard the response before the client reads it. Give it a moment.
     const linger = setTimeout(() => socket.destroy(), LINGER_MS);
@@ -119,13 +135,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     });
   });
   // Node answers an unknown Expect with a bare 417; give it the envelope.
-  server.on('checkExpectation', (_req, res: ServerResponse) => {
-    sendError(res, ctx.nextRequestId(), 'EXPECTATION_FAILED', 'only "Expect: 100-continue" is supported', { close: true });
+  server.on('checkExpectation', (req, res: ServerResponse) => {
+    rejectRequest(ctx, req, res, new Reject('EXPECTATION_FAILED', 'only "Expect: 100-continue" is supported', { close: true }));
   });
   // Without a listener Node drops CONNECT requests silently.
   server.on('connect', (_req, socket: Duplex) => {
-    if (socket.writable) socket.end(rawErrorResponse('METHOD_NOT_ALLOWED', 'CONNECT is not supported', ctx.nextRequestId()));
-    else socket.destroy();
+    if (!socket.writable) return socket.destroy();
+    const requestId = ctx.nextRequestId();
+    socket.end(rawErrorResponse('METHOD_NOT_ALLOWED', 'CONNECT is not supported', requestId));
+    logSocketAnswer('METHOD_NOT_ALLOWED', requestId);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -140,20 +158,25 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   server.on('error', (error) => ctx.options.onError(error));
 
   const address = server.address() as AddressInfo;
+  const url = `http://${urlHost(host)}:${address.port}`;
+  const ready = readyFileContent(url, process.pid);
   let closing: Promise<void> | undefined;
-  return {
-    url: `http://${urlHost(host)}:${address.port}`,
-    port: address.port,
-    host,
-    server,
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive connections would otherwise hold close() open until they idle out.
-        server.closeAllConnections();
-        for (const socket of lingering) socket.destroy();
-      });
-      return closing;
-    },
+  const close = () => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      // Keep-alive connections would otherwise hold close() open until they idle out.
+      server.closeAllConnections();
+      for (const socket of lingering) socket.destroy();
+    }).finally(() => (readyFile === undefined ? undefined : removeReadyFile(readyFile, ready)));
+    return closing;
   };
+  if (readyFile !== undefined) {
+    try {
+      await writeReadyFile(readyFile, ready);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  return { url, port: address.port, host, server, close };
 }

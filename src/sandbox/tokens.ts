@@ -1,5 +1,7 @@
 // Issued access tokens: opaque random strings mapped to what they grant. Nothing about the grant is
-// encoded in the token itself, so a client cannot forge or alter one.
+// encoded in the token itself, so a client cannot forge or alter one. Each client keeps its own
+// tokens, up to a cap of its own: a client that asks for token after token forgets only its own
+// oldest, never another client's (docs/sandbox.md, "Token churn").
 import { randomBytes } from 'node:crypto';
 import type { Principal } from './principal-registry.js';
 
@@ -7,23 +9,30 @@ export interface TokenGrant {
   principal: Principal;
   /** Granted scopes, in the order reported in the token response. */
   scopes: readonly string[];
-  canReadMarket: boolean;
   /** Set for tokens from /auth/cli-login: the only organization the token may act for. */
   organizationId: string | undefined;
   /** Milliseconds since the epoch; the token is refused from this instant on. */
   expiresAt: number;
 }
 
-/** Live tokens kept at most; beyond this the oldest is forgotten (the sandbox must not grow forever). */
+/** Live tokens kept for all clients together at most: memory stays bounded however many clients there are. */
 export const MAX_LIVE_TOKENS = 100_000;
+/** Live tokens kept for one client at most (fewer when more than 100 clients share MAX_LIVE_TOKENS). */
+export const MAX_TOKENS_PER_CLIENT = 1_000;
 
 export class TokenStore {
   private readonly grants = new Map<string, TokenGrant>();
+  /** Per client id, its live tokens in issue order, oldest first. */
+  private readonly byClient = new Map<string, Set<string>>();
+  readonly perClient: number;
 
   constructor(
     private readonly ttlSeconds: number,
     private readonly now: () => number,
-  ) {}
+    clientCount: number,
+  ) {
+    this.perClient = Math.max(1, Math.min(MAX_TOKENS_PER_CLIENT, Math.floor(MAX_LIVE_TOKENS / Math.max(1, clientCount))));
+  }
 
   get ttl(): number {
     return this.ttlSeconds;
@@ -31,20 +40,17 @@ export class TokenStore {
 
   issue(principal: Principal, scopes: readonly string[], organizationId?: string): string {
     const now = this.now();
-    this.forgetExpired(now);
+    let own = this.byClient.get(principal.clientId);
+    if (own === undefined) {
+      own = new Set();
+      this.byClient.set(principal.clientId, own);
+    }
+    this.forgetExpired(own, now);
     // 256 random bits, base64url: opaque and URL-, header- and JSON-safe without escaping.
     const token = randomBytes(32).toString('base64url');
-    this.grants.set(token, {
-      principal,
-      scopes,
-      canReadMarket: scopes.includes('market.read'),
-      organizationId,
-      expiresAt: now + this.ttlSeconds * 1000,
-    });
-    if (this.grants.size > MAX_LIVE_TOKENS) {
-      const oldest = this.grants.keys().next().value as string;
-      this.grants.delete(oldest);
-    }
+    this.grants.set(token, { principal, scopes, organizationId, expiresAt: now + this.ttlSeconds * 1000 });
+    own.add(token);
+    if (own.size > this.perClient) this.forget(own, own.values().next().value as string);
     return token;
   }
 
@@ -53,17 +59,22 @@ export class TokenStore {
     const grant = this.grants.get(token);
     if (grant === undefined) return undefined;
     if (this.now() >= grant.expiresAt) {
-      this.grants.delete(token);
+      this.forget(this.byClient.get(grant.principal.clientId), token);
       return undefined;
     }
     return grant;
   }
 
-  /** Tokens are kept in issue order, so the expired ones are at the front (for a clock that runs forward). */
-  private forgetExpired(now: number): void {
-    for (const [token, grant] of this.grants) {
-      if (grant.expiresAt > now) break;
-      this.grants.delete(token);
+  private forget(own: Set<string> | undefined, token: string): void {
+    this.grants.delete(token);
+    own?.delete(token);
+  }
+
+  /** A client's tokens are in issue order, so its expired ones are at the front (for a clock that runs forward). */
+  private forgetExpired(own: Set<string>, now: number): void {
+    for (const token of own) {
+      if ((this.grants.get(token) as TokenGrant).expiresAt > now) break;
+      this.forget(own, token);
     }
   }
 }

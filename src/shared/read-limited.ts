@@ -2,6 +2,7 @@
 // (/dev/zero, <(yes)), and a synchronous read of one cannot be interrupted. More than the cap is a
 // UsageError naming the input and the limit; Ctrl-C (`signal`) stops the read at once.
 import fs from 'node:fs';
+import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { AbortError, UsageError } from './errors.js';
 
@@ -29,9 +30,23 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The file at `path`, read the same way; `what` names it ("--symbols-file watchlist.txt"). */
-export function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
-  return readLimited(fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+/**
+ * The file at `path`, read the same way; `what` names it ("--symbols-file watchlist.txt"). A pipe
+ * (`<(cmd)`, a FIFO) is read through a non-blocking socket: a file read of an idle pipe blocks a
+ * thread of Node's pool, and the process could not exit on Ctrl-C until the writer wrote.
+ */
+export async function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  let pipe: Readable | undefined;
+  try {
+    const stat = await fs.promises.stat(path);
+    if (stat.isFIFO() || stat.isSocket()) {
+      // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
+      pipe = new net.Socket({ fd: fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), readable: true, writable: false });
+    }
+  } catch (error) {
+    throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
+  }
+  return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
 }
 
 function describeReadError(error: unknown): string {

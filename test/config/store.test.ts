@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, ConfigStore, defaultConfigDir } from '../../src/config/store.js';
-import { tempDir } from '../helpers/cli.js';
+import { AbortError } from '../../src/shared/errors.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 
 const mode = (target: string) => fs.statSync(target).mode & 0o777;
 
@@ -74,6 +75,73 @@ describe('the config store', () => {
     await s.updateProfile('x', () => ({ org: 'org_x' }));
     await s.updateProfile('x', () => ({}));
     expect(s.profileNames()).toEqual([]);
+  });
+
+  it('parses the file once per run; a write merges what another run changed meanwhile', async () => {
+    const dir = path.join(tempDir(), 'cfg');
+    await new ConfigStore({ dir }).updateProfile('a', () => ({ org: 'org_a' }));
+    const run = new ConfigStore({ dir });
+    expect(run.profileNames()).toEqual(['a']);
+    await new ConfigStore({ dir }).updateProfile('b', () => ({ org: 'org_b' }));
+    expect(run.profileNames()).toEqual(['a']);
+    expect(run.profile('b')).toBeUndefined();
+    await run.updateProfile('c', () => ({ org: 'org_c' }));
+    expect(run.profileNames()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('is read once by a command that asks for it several times (mkt config list --all)', async () => {
+    const configDir = path.join(tempDir(), 'cfg');
+    const store = new ConfigStore({ dir: configDir });
+    for (const name of ['a', 'b', 'c']) await store.updateProfile(name, () => ({ org: `org_${name}` }));
+    const read = vi.spyOn(fs, 'readFileSync');
+    try {
+      const result = await runCli(['config', 'list', '--all'], { configDir });
+      expect(result.stdout).toBe('a.org=org_a\nb.org=org_b\nc.org=org_c\n');
+      expect(read.mock.calls.filter(([file]) => file === store.path)).toHaveLength(1);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('writes through a symbolic link to the file it names, and keeps the link', async () => {
+    const base = tempDir();
+    const dir = path.join(base, 'cfg');
+    const dotfiles = path.join(base, 'dotfiles');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.mkdirSync(dotfiles, { mode: 0o700 });
+    fs.writeFileSync(path.join(dotfiles, 'mkt.json'), '{"profiles":{"a":{"org":"org_a"}}}', { mode: 0o600 });
+    fs.symlinkSync(path.join(dotfiles, 'mkt.json'), path.join(dir, 'config.json'));
+    await new ConfigStore({ dir }).updateProfile('b', () => ({ org: 'org_b' }));
+    expect(fs.lstatSync(path.join(dir, 'config.json')).isSymbolicLink()).toBe(true);
+    expect(new ConfigStore({ dir }).profileNames()).toEqual(['a', 'b']);
+    expect(fs.readdirSync(dotfiles)).toEqual(['mkt.json']);
+  });
+
+  it('repairs a looser mode without making a read-only file writable', async () => {
+    const dir = path.join(tempDir(), 'cfg');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'config.json'), '{}', { mode: 0o444 });
+    fs.chmodSync(path.join(dir, 'config.json'), 0o444);
+    const warnings: string[] = [];
+    expect(new ConfigStore({ dir, onWarning: (message) => warnings.push(message) }).read()).toEqual({});
+    expect(mode(path.join(dir, 'config.json'))).toBe(0o400);
+    expect(warnings).toEqual([`${path.join(dir, 'config.json')} was readable by other users (mode 0444); changed it to 0400`]);
+  });
+
+  it('makes no write once its signal is aborted (Ctrl-C), waiting for the lock or not', async () => {
+    const dir = path.join(tempDir(), 'cfg');
+    await new ConfigStore({ dir }).updateProfile('a', () => ({ org: 'org_a' }));
+    const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
+    const aborted = new ConfigStore({ dir, signal: AbortSignal.abort() });
+    await expect(aborted.updateProfile('b', () => ({ org: 'org_b' }))).rejects.toBeInstanceOf(AbortError);
+
+    fs.writeFileSync(path.join(dir, 'config.json.lock'), ''); // another writer's, for now
+    const controller = new AbortController();
+    const waiting = new ConfigStore({ dir, signal: controller.signal }).updateProfile('c', () => ({ org: 'org_c' }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(waiting).rejects.toBeInstanceOf(AbortError);
+    fs.rmSync(path.join(dir, 'config.json.lock'));
+    expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(before);
   });
 
   it('lives in the conventional place without MKT_CONFIG_DIR', async () => {

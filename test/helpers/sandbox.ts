@@ -39,6 +39,15 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
   return { url: sandbox.url, close: () => sandbox.close(), clock, port: sandbox.port, sandbox };
 }
 
+/** Polls `check` every 10 ms until it holds; throws after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 export interface JsonResponse {
   status: number;
   headers: Headers;
@@ -172,11 +181,36 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
   });
 }
 
-/** The JSON error envelope: `{"error": {"code", "message"}, "request_id"}`; returns the code. */
+/** The JSON error envelope: `{"error": {"code", "message"}, "request_id"}`; returns the code, or undefined for another shape. */
 export function envelopeCode(json: unknown): string | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const { error, request_id: requestId } = json as { error?: { code?: unknown; message?: unknown }; request_id?: unknown };
   if (typeof error !== 'object' || error === null) return undefined;
   if (typeof error.code !== 'string' || typeof error.message !== 'string' || typeof requestId !== 'string') return undefined;
   return error.code;
+}
+
+/**
+ * The token endpoint's error body, RFC 6749 §5.2 plus the service's code and request id:
+ * `{"error", "error_description", "code", "request_id"}`, all strings; returns `code`, or undefined for another shape.
+ */
+export function oauthErrorCode(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const body = json as Record<string, unknown>;
+  const fields = ['error', 'error_description', 'code', 'request_id'];
+  if (Object.keys(body).sort().join() !== [...fields].sort().join() || !fields.every((name) => typeof body[name] === 'string')) return undefined;
+  return body.code as string;
+}
+
+/** The code in the shape `path` answers in: RFC 6749's on the token endpoint, the envelope elsewhere. */
+export function errorCodeAt(path: string, json: unknown): string | undefined {
+  return path === '/v1/auth/token' ? oauthErrorCode(json) : envelopeCode(json);
+}
+
+/** The error's message, in either shape. */
+export function errorMessage(json: unknown): string | undefined {
+  const body = json as { error?: unknown; error_description?: unknown } | undefined;
+  if (typeof body?.error_description === 'string') return body.error_description;
+  const message = (body?.error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
 }

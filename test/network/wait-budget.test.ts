@@ -1,9 +1,11 @@
-// --max-wait is one budget per command: every batch's retry waits and the rate budget's waits for a
-// window to reset draw from it, so a long batched `mkt quotes` cannot wait many times the cap.
+// maxWaitMs (--max-wait) is one budget per call: every batch's retry waits and the pacing waits for
+// a window to reset draw from it, so a long batched `mkt quotes` cannot wait many times the cap; and
+// it is wall-clock time, so batches waiting at the same time spend it once, not once each.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createRateBudget } from '../../src/api/rate-budget.js';
-import { createWaitBudget, sendRequest, type HttpRequest } from '../../src/api/request.js';
+import { createPacer } from '../../src/api/pacer.js';
+import { sendRequest, type HttpRequest } from '../../src/api/request.js';
+import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, symbolsOf } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli, useServers } from './util.js';
 import { fakeTime } from '../helpers/fake-time.js';
@@ -43,16 +45,35 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
 
   it('the same server with a budget that covers every wait: all four batches succeed', async () => {
     const api = await server(firstAttemptLimited());
-    const waits: number[] = [];
-    const run = await timedCli([...batched, '--max-wait', '4s'], {
-      env: quotesEnv(api.url),
-      sleep: async (ms) => void waits.push(ms),
-    });
+    const clock = fakeTime(Date.now());
+    const run = await timedCli([...batched, '--max-wait', '4s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     for (const symbol of SYMBOLS) expect(run.stdout).toContain(symbol);
-    expect(waits).toEqual([1000, 1000, 1000, 1000]);
+    expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000]);
     expect(api.requests).toHaveLength(8);
+  });
+
+  it('batches refused at the same time wait once: three 429s asking for 11 s fit a 30 s budget', async () => {
+    // The first batch goes alone and passes; the next three, in flight together, are refused.
+    const refused = new Set<string>();
+    const api = await server((req, res, { index }) => {
+      const batch = symbolsOf(req).join(',');
+      if (index === 0 || refused.has(batch)) return sendQuotes(req, res);
+      refused.add(batch);
+      return sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '11' });
+    });
+    // Waits end at once but are counted on the real clock: all three start within a few ms.
+    const waits: number[] = [];
+    const run = await timedCli(['quotes', ...SYMBOLS, '--batch-size', '1', '--concurrency', '3', '--max-wait', '30s'], {
+      env: quotesEnv(api.url), sleep: async (ms) => void waits.push(ms),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(refused.size).toBe(3);
+    // Three retry waits (and, as this sleep returns at once, the pacing's wait for the rest of the 11 s).
+    expect(waits.filter((ms) => ms === 11_000).length).toBeGreaterThanOrEqual(3);
+    for (const symbol of SYMBOLS) expect(run.stdout).toContain(symbol);
   });
 
   it('a wait for the rate-limit window counts too: 1 s of throttle leaves too little for a 1 s Retry-After', async () => {
@@ -65,7 +86,7 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
     const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--max-wait', '1500ms', '--verbose'], {
       env: quotesEnv(api.url),
     });
-    expect(run.stderr).toMatch(/\* rate budget spent \(RateLimit-Remaining: 0\); waiting \d+ ms for the window to reset\n/);
+    expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting \d+ ms for it to reset\n/);
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(2);
     expect(run.ms).toBeLessThan(2500);
@@ -74,53 +95,72 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
 });
 
 describe('createWaitBudget', () => {
-  it('reserves while the total fits, and takes nothing when it does not', () => {
-    const budget = createWaitBudget(2000);
+  it('waits one after another add up, and a wait that does not fit takes nothing', async () => {
+    const clock = fakeTime();
+    const budget = createWaitBudget(2000, clock.now);
     expect(budget.reserve(1500)).toBe(true);
+    await clock.sleep(1500);
+    expect(budget.fits(600)).toBe(false);
     expect(budget.reserve(600)).toBe(false);
     expect(budget.spentMs).toBe(1500);
     expect(budget.reserve(500)).toBe(true);
+    await clock.sleep(500);
     expect(budget.reserve(0)).toBe(true);
     expect(budget.reserve(1)).toBe(false);
     expect(budget.spentMs).toBe(2000);
   });
+
+  it('waits at the same time count once: three of 11 s starting together spend 11 s', () => {
+    const clock = fakeTime();
+    const budget = createWaitBudget(30_000, clock.now);
+    for (let i = 0; i < 3; i++) expect(budget.reserve(11_000)).toBe(true);
+    expect(budget.spentMs).toBe(11_000);
+  });
+
+  it('a wait that overlaps another in part counts the part beyond it', async () => {
+    const clock = fakeTime();
+    const budget = createWaitBudget(30_000, clock.now);
+    expect(budget.reserve(10_000)).toBe(true);
+    clock.sleeps.length = 0;
+    await clock.sleep(4000);
+    expect(budget.reserve(10_000)).toBe(true); // 4 s to 14 s: 4 s beyond the first
+    expect(budget.spentMs).toBe(14_000);
+  });
 });
 
-describe('the throttle and the retries draw from one budget', () => {
+describe('the pacing and the retries draw from one budget', () => {
   const get = (url: string): HttpRequest => ({ method: 'GET', url: new URL('/v1/market/quotes?symbols=EURUSD', url), headers: {}, idempotent: true });
 
-  it('a throttle wait leaves less for the retries', async () => {
+  it('a pacing wait leaves less for the retries', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }));
     const clock = fakeTime();
-    const waitBudget = createWaitBudget(1500);
-    const http = { now: clock.now, sleep: clock.sleep, waitBudget };
-    const rate = createRateBudget(http);
-    rate.update({ limit: 1, remaining: 0, resetSeconds: 1 });
-    await rate.acquire();
+    const waitBudget = createWaitBudget(1500, clock.now);
+    const http = { now: clock.now, sleep: clock.sleep, waitBudget, progress: { done: 0, total: 2 } };
+    const pacer = createPacer(http, api.url);
+    await pacer.acquire();
+    pacer.release({ status: 200, rateLimit: { limit: 1, remaining: 0, resetSeconds: 1 }, retryAfterMs: undefined });
+    const response = await sendRequest(http, { ...get(api.url), pacer });
     expect(clock.sleeps).toEqual([1000]);
-    const response = await sendRequest(http, get(api.url));
-    rate.release();
     // 1 s already spent: another 1 s would pass 1.5 s, so no retry.
     expect(response).toMatchObject({ status: 429, attempts: 1, gaveUpOnBudget: true, retryAfterMs: 1000 });
-    expect(clock.sleeps).toEqual([1000]);
     expect(waitBudget.spentMs).toBe(1000);
   });
 
-  it('retry waits leave less for the throttle, which then lets the request go', async () => {
+  it('retry waits leave less for the pacing, which then refuses to start a wait it cannot finish', async () => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
     const clock = fakeTime();
-    const waitBudget = createWaitBudget(1500);
-    const http = { now: clock.now, sleep: clock.sleep, waitBudget };
+    const waitBudget = createWaitBudget(1500, clock.now);
+    const http = { now: clock.now, sleep: clock.sleep, waitBudget, progress: { done: 0, total: 2 } };
     const response = await sendRequest(http, get(api.url));
     expect(response).toMatchObject({ status: 200, attempts: 2 });
     expect(waitBudget.spentMs).toBe(1000);
-    const rate = createRateBudget(http);
-    rate.update({ limit: 1, remaining: 0, resetSeconds: 1 });
-    await rate.acquire();
+    const pacer = createPacer(http, api.url);
+    pacer.release({ status: 200, rateLimit: { limit: 1, remaining: 0, resetSeconds: 1 }, retryAfterMs: undefined });
+    await expect(pacer.acquire()).rejects.toMatchObject({ name: 'RateLimitError', plan: { waitMs: 1000, maxWaitMs: 1500 } });
     expect(clock.sleeps).toEqual([1000]);
   });
 
-  it('sendRequest alone: each call has its own --max-wait, as before', async () => {
+  it('sendRequest alone: each call has its own maxWaitMs, as before', async () => {
     const seen = new Set<number>();
     const api = await server((req, res, { index }) => {
       const call = Math.floor(index / 2);

@@ -82,7 +82,7 @@ describe('the table', () => {
 
   it('marks crossed, locked and stale quotes', () => {
     const crossed = { ...quotes[0]!, bid: '1.1', ask: '1.0' };
-    const locked = { ...quotes[0]!, bid: '1.10', ask: '1.1' };
+    const locked = { ...quotes[0]!, bid: '1.10', ask: '1.1', mid: '1.1' };
     const rows = quoteRows([crossed, locked, quotes[1]!], { now, maxAgeMs: 3000 });
     expect(rows.map((row) => row.notes)).toEqual([['crossed'], ['locked'], ['stale']]);
     expect(rows[0]!.spread).toBe('-0.1');

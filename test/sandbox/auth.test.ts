@@ -1,8 +1,10 @@
 // The two credential endpoints: POST /v1/auth/token and POST /auth/cli-login.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/sandbox/index.js';
+import { BUILT_IN_CLIENTS, DEFAULT_LIMITS, DEMO } from '../../src/sandbox/index.js';
+import { PrincipalRegistry } from '../../src/sandbox/principal-registry.js';
+import { TokenStore } from '../../src/sandbox/tokens.js';
 import {
-  cliLogin, envelopeCode, getQuotes, getToken, postForm, postJson, startTestSandbox, type TestSandbox,
+  cliLogin, envelopeCode, getQuotes, getToken, oauthErrorCode, postForm, postJson, startTestSandbox, type TestSandbox,
 } from '../helpers/sandbox.js';
 
 const SPECIAL = { client_id: 'special', client_secret: 'p@ss:w+rd/%.x', orgs: ['org_special', 'org_second'], scopes: ['market.read', 'ref.read'] };
@@ -95,8 +97,8 @@ describe('POST /v1/auth/token', () => {
   ])('answers %s with 401 UNAUTHORIZED, invalid_client', async (_name, body) => {
     const response = await postJson(tokenUrl, body);
     expect(response.status).toBe(401);
-    expect(envelopeCode(response.json)).toBe('UNAUTHORIZED');
-    expect(response.json).toMatchObject({ error: { oauth_error: 'invalid_client' } });
+    expect(oauthErrorCode(response.json)).toBe('UNAUTHORIZED');
+    expect(response.json).toMatchObject({ error: 'invalid_client' });
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="mkt-sandbox"/);
   });
 
@@ -109,14 +111,56 @@ describe('POST /v1/auth/token', () => {
   ])('answers Basic authentication with %s with 401 and a Basic challenge', async (_name, authorization) => {
     const response = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization });
     expect(response.status).toBe(401);
-    expect(envelopeCode(response.json)).toBe('UNAUTHORIZED');
+    expect(oauthErrorCode(response.json)).toBe('UNAUTHORIZED');
+    expect(response.json).toMatchObject({ error: 'invalid_client' });
     expect(response.headers.get('www-authenticate')).toMatch(/^Basic realm="mkt-sandbox"/);
+  });
+
+  it('answers every token endpoint error in RFC 6749 §5.2\'s shape, with the service\'s code and request id', async () => {
+    const response = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: 'demo', client_secret: 'wrong' });
+    expect(response.status).toBe(401);
+    const body = response.json as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['code', 'error', 'error_description', 'request_id']);
+    expect(body).toMatchObject({ error: 'invalid_client', error_description: 'invalid client credentials', code: 'UNAUTHORIZED' });
+    expect(response.headers.get('x-request-id')).toBe(body.request_id);
+  });
+
+  it.each([
+    ['a plus sign', 'a+b=c'],
+    ['a percent sign', 'p@ss:w+rd/%.x'],
+    ['what reads as a percent-escape', '100%25'],
+  ])('accepts a secret with %s sent over HTTP Basic unencoded, as curl -u, requests and authlib send it', async (_name, secret) => {
+    const other = await startTestSandbox({ clients: [{ client_id: 'raw', client_secret: secret, orgs: ['org_raw'], scopes: ['market.read'] }] });
+    try {
+      const authorization = `Basic ${Buffer.from(`raw:${secret}`).toString('base64')}`;
+      const response = await postForm(`${other.url}/v1/auth/token`, { grant_type: 'client_credentials' }, { authorization });
+      expect(response.status).toBe(200);
+      // And form-encoded, as RFC 6749 §2.3.1 has it.
+      expect((await postForm(`${other.url}/v1/auth/token`, { grant_type: 'client_credentials' }, { authorization: basic('raw', secret) })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers HTTP Basic with an empty body and no Content-Type with 400 invalid_request, naming grant_type', async () => {
+    const response = await fetch(tokenUrl, { method: 'POST', headers: { authorization: basic('demo', 'demo-secret') } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_request', code: 'INVALID_REQUEST', error_description: expect.stringContaining('grant_type is required') });
+    const wrong = await fetch(tokenUrl, { method: 'POST', headers: { authorization: basic('demo', 'wrong') } });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('says that a body client_id differs from the one in HTTP Basic', async () => {
+    const response = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: 'noscope' }, { authorization: basic('demo', 'demo-secret') });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('differs') });
   });
 
   it('refuses two client authentication methods in one request (RFC 6749 §2.3)', async () => {
     const response = await postForm(tokenUrl, { grant_type: 'client_credentials', client_secret: 'demo-secret' }, { authorization: basic('demo', 'demo-secret') });
     expect(response.status).toBe(400);
-    expect(envelopeCode(response.json)).toBe('INVALID_REQUEST');
+    expect(oauthErrorCode(response.json)).toBe('INVALID_REQUEST');
+    expect(response.json).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('not both') });
   });
 
   it.each([
@@ -130,8 +174,8 @@ describe('POST /v1/auth/token', () => {
     if (grantType !== undefined) body.grant_type = grantType;
     const response = await postJson(tokenUrl, body);
     expect(response.status).toBe(400);
-    expect(envelopeCode(response.json)).toBe('INVALID_REQUEST');
-    expect(response.json).toMatchObject({ error: { oauth_error: oauthError } });
+    expect(oauthErrorCode(response.json)).toBe('INVALID_REQUEST');
+    expect(response.json).toMatchObject({ error: oauthError });
   });
 
   it('lets a client-credentials token act for any organization of its client', async () => {
@@ -188,6 +232,37 @@ describe('POST /auth/cli-login', () => {
     expect(response.status).toBe(status);
     expect(envelopeCode(response.json)).toBe(code);
     if (status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+  });
+});
+
+describe('token churn', () => {
+  it('keeps each client\'s tokens apart: 100,000 tokens of one client evict none of another\'s', () => {
+    const clock = { now: 0 };
+    const registry = new PrincipalRegistry([...BUILT_IN_CLIENTS, SPECIAL], { ...DEFAULT_LIMITS });
+    const store = new TokenStore(3600, () => clock.now, 3);
+    const demo = registry.authenticate('demo', 'demo-secret')!;
+    const other = store.issue(registry.authenticate(SPECIAL.client_id, SPECIAL.client_secret)!, ['market.read']);
+    const first = store.issue(demo, ['market.read']);
+    for (let i = 0; i < 100_000; i++) store.issue(demo, ['market.read']);
+    expect(store.lookup(other)).toBeDefined();
+    expect(store.lookup(first)).toBeUndefined();
+  });
+
+  it('forgets a client\'s oldest tokens past its own cap, over HTTP', async () => {
+    // 1,000 clients share the 100,000 live tokens: 100 each.
+    const many = Array.from({ length: 998 }, (_, i) => ({ client_id: `c${i}`, client_secret: 'secret', orgs: ['org_many'], scopes: ['market.read'] }));
+    const other = await startTestSandbox({ clients: many, limits: { tokensPerMinute: 1000 } });
+    try {
+      const bystander = await getToken(other.url, 'c1', 'secret');
+      const oldest = await getToken(other.url, 'c0', 'secret');
+      const next = await getToken(other.url, 'c0', 'secret');
+      for (let i = 0; i < 99; i++) await getToken(other.url, 'c0', 'secret');
+      expect((await getQuotes(other.url, oldest, 'symbols=EURUSD', 'org_many')).status).toBe(401);
+      expect((await getQuotes(other.url, next, 'symbols=EURUSD', 'org_many')).status).toBe(200);
+      expect((await getQuotes(other.url, bystander, 'symbols=EURUSD', 'org_many')).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -4,20 +4,12 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createTestDeps, runCli } from '../helpers/cli.js';
-import { getQuotes, getToken } from '../helpers/sandbox.js';
+import { getQuotes, getToken, waitFor } from '../helpers/sandbox.js';
 
 const blockers: net.Server[] = [];
 afterEach(async () => {
   await Promise.all(blockers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('mkt sandbox', () => {
   it('prints the base URL first, then the demo credentials and commands, serves, and stops on the signal with exit 0', async () => {
@@ -47,6 +39,8 @@ describe('mkt sandbox', () => {
     [['--per-hour', '0'], /--per-hour must be/],
     [['--per-day', '1e3'], /--per-day must be/],
     [['--token-ttl', '0'], /--token-ttl must be/],
+    [['--tokens-per-minute', '0'], /--tokens-per-minute must be/],
+    [['--ready-file', ' '], /--ready-file must not be empty/],
     [['--max-symbols', 'many'], /--max-symbols must be/],
     [['--seed', '1.5'], /--seed must be/],
     [['--synthetic', '100000'], /--synthetic must be between 0 and 99999, not 100000/],

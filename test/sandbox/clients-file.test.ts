@@ -21,13 +21,27 @@ function file(name: string, content: string): string {
 const valid = { client_id: 'ci', client_secret: 's3cret.with.dots', orgs: ['org_ci', 'org_ci2'], scopes: ['market.read'] };
 
 describe('loadClientsFile', () => {
-  it('reads a JSON array of clients (a BOM is tolerated)', () => {
+  it('reads a JSON array of clients (a BOM is tolerated)', async () => {
     const target = file('ok.json', `\uFEFF${JSON.stringify([valid, { ...valid, client_id: 'fast', profile: 'approved' }])}`);
-    expect(loadClientsFile(target)).toEqual([valid, { ...valid, client_id: 'fast', profile: 'approved' }]);
+    expect(await loadClientsFile(target)).toEqual([valid, { ...valid, client_id: 'fast', profile: 'approved' }]);
   });
 
-  it('reads an empty array', () => {
-    expect(loadClientsFile(file('empty.json', '[]'))).toEqual([]);
+  it('reads an empty array', async () => {
+    expect(await loadClientsFile(file('empty.json', '[]'))).toEqual([]);
+  });
+
+  it('stops reading a file without a size (a device) at 1 MiB, naming the limit', async () => {
+    const attempt = loadClientsFile('/dev/zero');
+    await expect(attempt).rejects.toBeInstanceOf(SandboxConfigError);
+    await expect(attempt).rejects.toThrow('clients file /dev/zero is larger than 1 MiB');
+  });
+
+  it('stops reading when its signal aborts', async () => {
+    const controller = new AbortController();
+    // /dev/zero at full speed reaches the cap in milliseconds; abort before the first chunk.
+    const attempt = loadClientsFile('/dev/zero', controller.signal);
+    controller.abort();
+    await expect(attempt).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it.each([
@@ -48,14 +62,14 @@ describe('loadClientsFile', () => {
     ['an unknown profile', () => file('profile.json', JSON.stringify([{ ...valid, profile: 'gold' }])), /profile must be "standard" or "approved"/],
     ['a repeated client_id', () => file('twice.json', JSON.stringify([valid, valid])), /clients\[1\]: client_id "ci" is defined twice/],
     ['a built-in client_id', () => file('builtin.json', JSON.stringify([{ ...valid, client_id: 'noscope' }])), /"noscope" is a built-in client/],
-  ])('rejects %s with a clear SandboxConfigError', (_name, target, pattern) => {
-    const where = target();
-    expect(() => loadClientsFile(where)).toThrow(SandboxConfigError);
-    expect(() => loadClientsFile(where)).toThrow(pattern);
+  ])('rejects %s with a clear SandboxConfigError', async (_name, target, pattern) => {
+    const attempt = loadClientsFile(target());
+    await expect(attempt).rejects.toBeInstanceOf(SandboxConfigError);
+    await expect(attempt).rejects.toThrow(pattern);
   });
 
   it('gives the loaded clients working credentials, organizations and profiles', async () => {
-    const clients = loadClientsFile(file('run.json', JSON.stringify([valid, { ...valid, client_id: 'fast', profile: 'approved' }])));
+    const clients = await loadClientsFile(file('run.json', JSON.stringify([valid, { ...valid, client_id: 'fast', profile: 'approved' }])));
     const sb = await startTestSandbox({ clients });
     try {
       const token = await getToken(sb.url, 'ci', 's3cret.with.dots');

@@ -1,7 +1,7 @@
 // The spec's error table, the extra statuses in the same envelope, and the order of the checks:
 // authentication, organization header, authorization, rate limit, validation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { envelopeCode, getQuotes, getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { envelopeCode, errorCodeAt, getQuotes, getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 beforeEach(async () => {
@@ -9,9 +9,10 @@ beforeEach(async () => {
 });
 afterEach(() => sb.close());
 
-function expectEnvelope(response: { headers: Headers; json: unknown }, code: string): void {
+/** The error in the shape `path` answers in (the envelope but on the token endpoint), with its request id. */
+function expectEnvelope(response: { headers: Headers; json: unknown }, code: string, path = '/v1/market/quotes'): void {
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  expect(envelopeCode(response.json)).toBe(code);
+  expect(errorCodeAt(path, response.json)).toBe(code);
   const requestId = (response.json as { request_id: string }).request_id;
   expect(requestId).toMatch(/^req_[0-9a-f]{20}$/);
   expect(response.headers.get('x-request-id')).toBe(requestId);
@@ -74,7 +75,7 @@ describe('the spec\'s error table', () => {
   });
 });
 
-describe('statuses beyond the table, same envelope', () => {
+describe('statuses beyond the table, same shapes', () => {
   it.each([
     '/', '/v1', '/v1/market/quotes/', '/V1/market/quotes', '/v1/market/quote', '/v1/auth/cli-login', '/auth/token',
     '/v1/market/quotes;x', '/v1/market/%71uotes', '//v1/market/quotes', '/favicon.ico',
@@ -97,7 +98,7 @@ describe('statuses beyond the table, same envelope', () => {
     const response = await fetch(`${sb.url}${path}`, { method });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe(allow);
-    expectEnvelope({ headers: response.headers, json: await response.json() }, 'METHOD_NOT_ALLOWED');
+    expectEnvelope({ headers: response.headers, json: await response.json() }, 'METHOD_NOT_ALLOWED', path);
   });
 
   it('405 for HEAD, with no body as HEAD requires', async () => {

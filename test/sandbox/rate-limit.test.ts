@@ -154,12 +154,60 @@ describe('rate limits', () => {
     expect(response.headers.get('ratelimit-limit')).toBe(expected);
   });
 
-  it('does not limit the auth endpoints', async () => {
-    const { url } = await start({ limits: { perMinute: 1, perHour: 1, perDay: 1 } });
-    for (let i = 0; i < 20; i++) {
-      const response = await postJson(`${url}/v1/auth/token`, { client_id: 'demo', client_secret: 'demo-secret', grant_type: 'client_credentials' });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('ratelimit-limit')).toBeNull();
-    }
+  it.each([
+    ['minute', MINUTE, {}, Date.UTC(2025, 0, 6, 14, 30, 15, 250)],
+    ['day', 86_400_000, { perMinute: 1000, perHour: 1000, perDay: 60 }, Date.UTC(2025, 0, 7, 0, 0, 30)],
+  ])('never reopens a spent %s window when the clock steps back across its start', async (_window, size, limits, startAt) => {
+    const { url, clock } = await start({ limits, startAt, tokenTtlSeconds: 2 * 86_400 });
+    const token = await getToken(url);
+    const statuses = async (count: number) => {
+      const seen: number[] = [];
+      for (let i = 0; i < count; i++) seen.push((await getQuotes(url, token, 'symbols=EURUSD')).status);
+      return seen;
+    };
+    expect(await statuses(60)).toEqual(Array(60).fill(200));
+    // Back a minute: into the previous window by the clock, but its 60 requests were counted already.
+    clock.advance(-MINUTE);
+    expect(await statuses(60)).toEqual(Array(60).fill(429));
+    // The spent window ends when the clock, running forward again, reaches its end.
+    const windowEnd = (Math.floor(startAt / size) + 1) * size;
+    expect((await getQuotes(url, token, 'symbols=EURUSD')).headers.get('retry-after')).toBe(String(Math.ceil((windowEnd - clock.now()) / 1000)));
+    clock.set(windowEnd);
+    expect((await getQuotes(url, token, 'symbols=EURUSD')).status).toBe(200);
+  });
+});
+
+describe('token rate limits', () => {
+  const clients = [{ client_id: 'other', client_secret: 'other-secret', orgs: ['org_demo'], scopes: ['market.read'] }];
+  const tokenBody = { client_id: 'demo', client_secret: 'demo-secret', grant_type: 'client_credentials' };
+
+  it('limits the tokens issued to one client per minute, on both auth endpoints together', async () => {
+    const { url, clock } = await start({ clients, limits: { tokensPerMinute: 3 } });
+    const first = await postJson(`${url}/v1/auth/token`, tokenBody);
+    expect(first.status).toBe(200);
+    expect(limitHeaders(first)).toEqual({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '45', 'retry-after': null });
+    expect(first.headers.get('ratelimit-policy')).toBe('3;w=60');
+    await cliLogin(url);
+    await getToken(url);
+    // The token endpoint answers in RFC 6749 §5.2's shape, cli-login in the service's envelope.
+    const limited = await postJson(`${url}/v1/auth/token`, tokenBody);
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ error: 'temporarily_unavailable', code: 'RATE_LIMITED', error_description: expect.stringContaining('too many token requests') });
+    expect(limitHeaders(limited)).toEqual({ 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '45', 'retry-after': '45' });
+    const login = await postJson(`${url}/auth/cli-login`, { api_key: 'demo.demo-secret', organization_id: 'org_demo' });
+    expect(login.status).toBe(429);
+    expect(login.json).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    // Another client has its own budget; wrong secrets count against nobody.
+    for (let i = 0; i < 5; i++) expect((await postJson(`${url}/v1/auth/token`, { ...tokenBody, client_secret: 'wrong' })).status).toBe(401);
+    await getToken(url, 'other', 'other-secret');
+    clock.advance(45_000);
+    expect((await postJson(`${url}/v1/auth/token`, tokenBody)).status).toBe(200);
+  });
+
+  it('keeps the token limit apart from the quotes limits', async () => {
+    const { url } = await start({ limits: { perMinute: 1, perHour: 1, perDay: 1, tokensPerMinute: 1000 } });
+    for (let i = 0; i < 20; i++) expect((await postJson(`${url}/v1/auth/token`, tokenBody)).status).toBe(200);
+    const token = await getToken(url);
+    expect((await getQuotes(url, token, 'symbols=EURUSD')).headers.get('ratelimit-limit')).toBe('1');
   });
 });

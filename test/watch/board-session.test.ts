@@ -1,20 +1,10 @@
 // The board's terminal handling, in-process: alternate screen and hidden cursor on start, one write
 // per frame, a redraw on resize, raw mode for q and Ctrl-C, and everything put back on every way
 // out (q, Ctrl-C, --count, a 401). tty.test.ts checks the same on a real pseudo-terminal.
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError } from '../../src/api/errors.js';
 import { main } from '../../src/cli/main.js';
-import type { RunState } from '../../src/cli/main.js';
-import { runWatch } from '../../src/cli/watch/run-watch.js';
-import type { WatchTerminal } from '../../src/cli/watch/terminal.js';
-import { createTestDeps } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
-
-const ENTER = '\u001b[?1049h\u001b[?25l';
-const LEAVE = '\u001b[?25h\u001b[?1049l';
-const FRAME = '\u001b[H';
-const SGR = /\u001b\[[0-9;]*m/g;
+import { ENTER, fakeTerminal, FRAME, LEAVE, plainFrames, setupBoard, SGR, untilAborted, watchBoard, type OnSleep } from './board-harness.js';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -34,66 +24,7 @@ async function startQuotes(status = 200) {
   return server;
 }
 
-/** A terminal whose size the test sets and whose resize the test triggers. */
-function fakeTerminal(columns: number, rows: number) {
-  const listeners = new Set<() => void>();
-  const terminal: WatchTerminal & { resize(columns: number, rows: number): void } = {
-    size: () => ({ columns, rows }),
-    onResize(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    onOutputClosed: () => () => {},
-    resize(newColumns, newRows) {
-      columns = newColumns;
-      rows = newRows;
-      for (const listener of listeners) listener();
-    },
-  };
-  return { terminal, listeners };
-}
-
-/** A TTY stdin: raw-mode calls are recorded, keys are written by the test. */
-function ttyStdin() {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, rawCalls: [] as boolean[] });
-  (stdin as unknown as { setRawMode(mode: boolean): void }).setRawMode = (mode: boolean) => {
-    stdin.rawCalls.push(mode);
-    stdin.isRaw = mode;
-  };
-  return stdin;
-}
-
-function setup(onSleep: (count: number, signal: AbortSignal | undefined) => Promise<void> | void) {
-  const test = createTestDeps({ stdoutIsTTY: true, stdinIsTTY: true, env: { MKT_BASE_URL: server!.url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo', FORCE_COLOR: '1' } });
-  const writes: string[] = [];
-  const stdin = ttyStdin();
-  test.deps.io.stdout = { write: (text) => void writes.push(text) };
-  test.deps.io.stdin = stdin;
-  let sleeps = 0;
-  test.deps.sleep = async (_ms, signal) => {
-    sleeps++;
-    if (sleeps > 20) throw new Error('the board did not stop');
-    await onSleep(sleeps, signal);
-    if (signal?.aborted) throw new AbortError();
-  };
-  return { deps: test.deps, writes, stdin, stderr: test.stderr };
-}
-
-const request = { symbols: ['EURUSD'], venue: undefined, batchSize: undefined, concurrency: undefined, maxAgeMs: undefined };
-/** A key written to a flowing stream may be handled within write(): the signal can be aborted already. */
-const untilAborted = (signal: AbortSignal | undefined) => new Promise<void>((resolve) => {
-  if (signal === undefined || signal.aborted) resolve();
-  else signal.addEventListener('abort', () => resolve(), { once: true });
-});
-
-async function watchBoard(deps: ReturnType<typeof setup>['deps'], terminal: WatchTerminal, args: Record<string, unknown> = {}) {
-  const state: RunState = { exitCode: 0, cleanups: [] };
-  try {
-    return await runWatch(deps, request, { watch: true, interval: '1s', ...args }, state, terminal);
-  } finally {
-    for (const cleanup of state.cleanups) await cleanup();
-  }
-}
+const setup = (onSleep: OnSleep) => setupBoard(server!.url, onSleep);
 
 describe('the live board', () => {
   it('draws in place on the alternate screen, redraws on resize, and restores everything on q', async () => {
@@ -198,6 +129,32 @@ describe('the live board', () => {
     expect(session.writes.filter((write) => write.startsWith(FRAME)).some((frame) => frame.includes('retrying'))).toBe(false);
     expect(session.stdin.rawCalls).toEqual([true, false]);
     expect(session.stderr()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment\n/);
+  });
+});
+
+describe('--changes-only on the board', () => {
+  it('shows the first poll whole, then only the quotes whose prices moved, and says how many it hides', async () => {
+    const polls = [
+      [['A', '1.10'], ['B', '2.00']],
+      [['A', '1.11'], ['B', '2.00']],
+      [['A', '1.11'], ['B', '2.000']], // the same values, written differently
+    ];
+    server = await startScriptedServer((_request, res) => {
+      const quotes = polls[server!.requests.length - 1]!;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"data":[${quotes.map(([symbol, mid]) => `{"symbol":"${symbol}","bid":${mid},"ask":${mid},"mid":${mid},"timestamp":"2025-01-06T14:30:00Z"}`).join(',')}]}`);
+    });
+    const { terminal } = fakeTerminal(100, 30);
+    const session = setup(() => {});
+    expect(await watchBoard(session.deps, terminal, { count: '3', changesOnly: true }, ['A', 'B'])).toBe(0);
+    const frames = plainFrames(session.writes).slice(1); // after "waiting for the first quotes"
+    expect(frames[0]).toMatch(/\r\nA +1\.10 .*\r\nB +2\.00 /);
+    expect(frames[0]).not.toContain('hidden');
+    expect(frames[1]).toMatch(/\r\nA +1\.11 /);
+    expect(frames[1]).not.toMatch(/\r\nB /);
+    expect(frames[1]).toContain('1 quote without a price change hidden (--changes-only)');
+    expect(frames[2]).toMatch(/^\u001b\[Hno price changed at the latest poll/);
+    expect(frames[2]).toContain('2 quotes without a price change hidden (--changes-only)');
   });
 });
 

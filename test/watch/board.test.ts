@@ -3,7 +3,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { renderBoard, stylePrice, truncateStyled, type BoardStatus, type BoardView } from '../../src/render/board.js';
+import { renderBoard, stylePrice, type BoardStatus, type BoardView } from '../../src/render/board.js';
+import { truncateStyled } from '../../src/render/grid.js';
 import { createChangeTracker, type PriceChange } from '../../src/render/changes.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { formatClock } from '../../src/shared/time.js';
@@ -121,9 +122,52 @@ describe('renderBoard', () => {
     expect(lines).toContain('… 14 more; enlarge the window to see them');
   });
 
+  it('lays out only the rows on screen: one off screen neither widens a column nor adds a Note', () => {
+    const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.1', '1.2', '1.15'));
+    many.push(quote('A-SYMBOL-FAR-LONGER-THAN-THE-REST', '1.3', '1.2', '1.25'));
+    const lines = renderBoard(view(many, many), { color: false, columns: 100, rows: 10, now: NOW });
+    expect(lines[0]).toMatch(/^Symbol {2}Bid/);
+    expect(lines[0]).not.toContain('Note');
+  });
+
   it('never has more lines than the terminal, however small', () => {
     const lines = renderBoard(view([EURUSD], [EURUSD], { missing: ['X'], status: status({ throttledUntil: NOW }) }), { color: false, columns: 80, rows: 3, now: NOW });
     expect(lines).toHaveLength(3);
+  });
+});
+
+describe('renderBoard in plain ASCII', () => {
+  it('draws arrows, sparklines, the status line and ellipses without a character beyond ASCII', () => {
+    const history = [['1.08505', '1.08510', '1.08507', '1.08511'], ['227.11', '227.085']];
+    const lines = renderBoard({ ...view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), history }, { color: false, ascii: true, columns: 100, rows: 30, now: NOW });
+    expect(lines.join('\n')).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(lines[1]).toMatch(/^EURUSD +1\.08510 +1\.08512 +1\.08511 +\^ +0\.00002 +2s +_\*:#$/);
+    expect(lines[2]).toMatch(/^AAPL +227\.05 +227\.12 +227\.085 +v +0\.07 +2s +#_$/);
+    expect(lines[4]).toBe(`updated ${formatClock(NOW)} | poll 3 | every 2s | 58/60 left | q to quit`);
+    const waiting = renderBoard({ data: [], changes: [], history: [], missing: [], status: status({ polls: 0 }) }, { color: false, ascii: true, columns: 80, rows: 24, now: NOW });
+    expect(waiting[0]).toBe('waiting for the first quotes...');
+    const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.1', '1.2', '1.15'));
+    expect(renderBoard(view(many, many), { color: false, ascii: true, columns: 100, rows: 10, now: NOW })).toContain('... 14 more; enlarge the window to see them');
+  });
+});
+
+describe('renderBoard with --changes-only', () => {
+  it('says how many unchanged quotes it leaves out', () => {
+    const lines = renderBoard({ ...view([EURUSD], [EURUSD_UP]), unchanged: 2 }, { color: false, columns: 100, rows: 30, now: NOW });
+    expect(lines).toContain('2 quotes without a price change hidden (--changes-only)');
+  });
+
+  it('says so when nothing changed', () => {
+    const lines = renderBoard({ data: [], changes: [], history: [], missing: [], status: status(), unchanged: 2 }, { color: false, columns: 100, rows: 30, now: NOW });
+    expect(lines[0]).toBe('no price changed at the latest poll');
+  });
+});
+
+describe('ages on the board', () => {
+  it('reads under a second as tenths, so a stale row never says 0s', () => {
+    const fresh = quote('EURUSD', '1.08505', '1.08507', '1.08506', new Date(NOW - 800).toISOString());
+    const lines = renderBoard(view([fresh], [fresh]), { color: false, columns: 100, rows: 30, now: NOW, maxAgeMs: 500 });
+    expect(lines[1]).toMatch(/ 0\.8s .* stale$/);
   });
 });
 

@@ -20,6 +20,18 @@ describe('afterSuccess', () => {
     const rateLimit = remaining === undefined ? undefined : { limit: 60, remaining, resetSeconds: reset };
     expect(afterSuccess(interval, elapsed, rateLimit, requests)).toEqual({ delayMs: delay, throttled });
   });
+
+  it.each([
+    // remaining, reset s -> delay: within --max-wait (90 s) a stretch is made, past it the interval is kept
+    [0, 42, 42_000],
+    [0, 90, 90_000],
+    [0, 91, 2000],
+    [1, 120, 2000],
+    [0, 1_767_225_600_000 - 1_767_225_600, 2000], // X-RateLimit-Reset in epoch ms, read as seconds
+    [0, Number.NaN, 2000],
+  ])('remaining %s, reset in %s s, --max-wait 90s -> %s ms', (remaining, reset, delay) => {
+    expect(afterSuccess(2000, 0, { limit: 60, remaining, resetSeconds: reset }, 1, 90_000).delayMs).toBe(delay);
+  });
 });
 
 describe('afterRateLimit', () => {

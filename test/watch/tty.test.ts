@@ -110,6 +110,18 @@ describe.skipIf(!hasTmux)('the live board on a real terminal (tmux)', () => {
     expect(ttyRestored()).toBe(true);
   });
 
+  it('draws in plain ASCII under LC_ALL=C', async () => {
+    const { session, exited } = await startWatch(['EURUSD', 'AAPL', '--watch', '--interval', '1s'], { LC_ALL: 'C' });
+    const text = await waitFor('the second poll', session, async () => {
+      const shown = await screen(session);
+      return pollNumber(shown) >= 2 ? shown : undefined;
+    });
+    expect(text).toMatch(/updated \d\d:\d\d:\d\d \| poll \d+ \| every 1s \| \d+\/60 left \| q to quit/);
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    await tmux('send-keys', '-t', session, 'q');
+    expect(await exited()).toBe('EXIT=0');
+  });
+
   it('stops with exit 4 on a 401, with the message on the restored screen', async () => {
     const { session, exited, ttyRestored } = await startWatch(['EURUSD', '--watch'], { MKT_TOKEN: 'not-a-valid-token' });
     expect(await exited()).toBe('EXIT=4');

@@ -1,6 +1,6 @@
 // Target 4 of issue 6: the sandbox under load. autocannon (in this process) against one server at a
 // time, each in its own process on 127.0.0.1: `mkt sandbox` with raised limits, a Prism mock of the
-// same endpoint (bench/openapi.yaml) and bench/fixed-server.js. GET quotes for 10 symbols.
+// same endpoint (docs/openapi.yaml) and bench/fixed-server.js. GET quotes for 10 symbols.
 /* global fetch */
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -51,7 +51,7 @@ function servers(ctx, deps) {
         return startServer({
           name: 'Prism',
           file: node,
-          args: [deps.prismBin, 'mock', join(BENCH_DIR, 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
+          args: [deps.prismBin, 'mock', join(BENCH_DIR, '..', 'docs', 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
           env: ctx.env(),
           url: `http://127.0.0.1:${port}`,
           readyPath: PATH,

@@ -16,6 +16,7 @@ import { chooseFormat, FORMATS, type Format } from '../options/format.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import { isColorEnabled } from '../io.js';
+import { useAscii } from '../charset.js';
 import type { RunState } from '../main.js';
 import type { TargetFlags } from '../settings.js';
 import { collectSymbols } from '../symbols.js';
@@ -117,7 +118,9 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const now = deps.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
-  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs}));
+  // The table fits a terminal's width; in a pipe it has none and is drawn whole.
+  const columns = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
+  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -134,6 +137,8 @@ interface RenderOptions {
   color: boolean;
   now: number;
   maxAgeMs: number | undefined;
+  columns: number | undefined;
+  ascii: boolean;
 }
 
 async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {

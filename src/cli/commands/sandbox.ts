@@ -1,10 +1,11 @@
 // mkt sandbox: the reference Market Data Service on this machine. A thin wrapper over src/sandbox,
 // which is imported only when this command runs (its start-up cost is not every command's).
-// Contract: docs/sandbox.md.
+// Contract: docs/sandbox.md; in CI: docs/ci.md.
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, type IntegerRange } from '../../shared/integer.js';
+import { isLoopback } from '../../shared/loopback.js';
 
 export interface SandboxFlags {
   host: string;
@@ -13,33 +14,41 @@ export interface SandboxFlags {
   perMinute?: string;
   perHour?: string;
   perDay?: string;
+  tokensPerMinute?: string;
   tokenTtl?: string;
   maxSymbols?: string;
   seed?: string;
   synthetic?: string;
+  readyFile?: string;
+  log?: boolean;
 }
 
 export function registerSandbox(program: Command, deps: Deps): void {
   program.command('sandbox')
     .description('run a local Market Data Service for demos, tests and CI (real tokens, scopes and rate limits)')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on; anything but loopback exposes the demo credentials', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4010')
     .option('--clients <file>', 'JSON file of extra clients: [{"client_id", "client_secret", "orgs", "scopes", "profile"?}]')
-    .option('--per-minute <n>', 'requests per minute per client and organization (default 60; approved clients get twice this)')
-    .option('--per-hour <n>', 'requests per hour per client and organization (default 5000)')
-    .option('--per-day <n>', 'requests per day per client and organization (default 10000)')
+    .option('--per-minute <n>', 'quotes requests per minute per client and organization (default 60; approved clients get twice this)')
+    .option('--per-hour <n>', 'quotes requests per hour per client and organization (default 5000)')
+    .option('--per-day <n>', 'quotes requests per day per client and organization (default 10000)')
+    .option('--tokens-per-minute <n>', 'tokens issued per minute per client, both auth endpoints together (default 600)')
     .option('--token-ttl <seconds>', 'lifetime of issued tokens (default 3600)')
     .option('--max-symbols <n>', 'most symbols in one quotes request (default 100)')
     .option('--seed <n>', 'seed of the deterministic prices (default 1)')
     .option('--synthetic <n>', 'also quote N synthetic symbols SYN00001..SYNnnnnn (at most 99999)')
+    .option('--ready-file <path>', 'once listening, write MKT_BASE_URL=<url> and MKT_SANDBOX_PID=<pid> to this file (atomically)')
+    .option('--log', 'log one line per request on stderr: time, method, path, status, client, milliseconds, request id')
     .addHelpText('after', `
-The first line written is the base URL alone, for scripts: \`read -r url < <(mkt sandbox --port 0)\`.
+The first line written is the base URL alone. For scripts and CI, --ready-file is the reliable
+signal (see docs/ci.md); GET /healthz answers 200 without credentials.
 Built-in clients: demo / demo-secret (org_demo, market.read) and noscope / noscope-secret (org_demo,
-no scopes). Stops on Ctrl-C or SIGTERM. The full contract is in docs/sandbox.md.
+no scopes). Stops on Ctrl-C or SIGTERM. The full contract is in docs/sandbox.md; the service's
+OpenAPI description is served at /openapi.yaml and /openapi.json.
 
 Examples:
   $ mkt sandbox
-  $ mkt sandbox --port 0 --seed 42
+  $ mkt sandbox --port 0 --ready-file sandbox.env --log
   $ mkt sandbox --per-minute 1000000 --per-hour 1000000 --per-day 1000000 --synthetic 10000
   $ mkt sandbox --clients ci-clients.json --token-ttl 60`)
     .action(async (flags: SandboxFlags) => {
@@ -50,25 +59,30 @@ Examples:
 export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
   const host = flags.host.trim();
   if (host === '') throw new UsageError('--host must not be empty', 'use --host 127.0.0.1');
+  if (flags.readyFile !== undefined && flags.readyFile.trim() === '') throw new UsageError('--ready-file must not be empty', 'give a path, e.g. --ready-file sandbox.env');
   const port = parseInteger(flags.port, '--port', { max: 65_535 });
-  const perMinute = optionalInteger(flags.perMinute, '--per-minute', { min: 1 });
-  const perHour = optionalInteger(flags.perHour, '--per-hour', { min: 1 });
-  const perDay = optionalInteger(flags.perDay, '--per-day', { min: 1 });
+  const limits = {
+    perMinute: optionalInteger(flags.perMinute, '--per-minute', { min: 1 }),
+    perHour: optionalInteger(flags.perHour, '--per-hour', { min: 1 }),
+    perDay: optionalInteger(flags.perDay, '--per-day', { min: 1 }),
+    tokensPerMinute: optionalInteger(flags.tokensPerMinute, '--tokens-per-minute', { min: 1 }),
+  };
   const tokenTtlSeconds = optionalInteger(flags.tokenTtl, '--token-ttl', { min: 1, max: 10 * 365 * 86_400 });
   const maxSymbols = optionalInteger(flags.maxSymbols, '--max-symbols', { min: 1, max: 100_000 });
   const seed = optionalInteger(flags.seed, '--seed', { min: Number.MIN_SAFE_INTEGER });
   const synthetic = optionalInteger(flags.synthetic, '--synthetic', { min: 0, max: 99_999 });
 
-  const { startSandbox, loadClientsFile, SandboxConfigError, DEMO } = await import('../../sandbox/index.js');
+  const { startSandbox, loadClientsFile, formatLogLine, SandboxConfigError, DEMO } = await import('../../sandbox/index.js');
   const usage = (error: unknown, hint?: string): never => {
-    if (error instanceof SandboxConfigError) throw new UsageError(error.message, hint);
+    if (error instanceof SandboxConfigError) throw new UsageError(error.message, error.hint ?? hint);
     throw error;
   };
-  let clients;
-  try {
-    clients = flags.clients === undefined ? [] : loadClientsFile(flags.clients);
-  } catch (error) {
-    usage(error, 'see `mkt sandbox --help` and docs/sandbox.md for the clients file format');
+  const clients = flags.clients === undefined ? [] : await loadClientsFile(flags.clients, deps.signal)
+    .catch((error: unknown) => usage(error, 'see `mkt sandbox --help` and docs/sandbox.md for the clients file format'));
+  const { stderr } = deps.io;
+  const exposed = !isLoopback(host);
+  if (exposed) {
+    stderr.write(`sandbox: warning: --host ${host} is not a loopback address: other machines that can reach this one can use the sandbox and its demo credentials. Use --host 127.0.0.1 to keep it to this machine.\n`);
   }
   let sandbox;
   try {
@@ -76,12 +90,14 @@ export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void>
       host,
       port,
       clients,
-      limits: { perMinute, perHour, perDay },
+      limits,
       tokenTtlSeconds,
       maxSymbols,
       seed,
       synthetic,
-      onError: (error) => deps.io.stderr.write(`sandbox: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+      readyFile: flags.readyFile,
+      onError: (error) => stderr.write(`sandbox: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+      onRequest: flags.log === true ? (entry) => stderr.write(formatLogLine(entry)) : undefined,
     });
   } catch (error) {
     throw listenError(error, host, port) ?? usage(error);
@@ -89,7 +105,7 @@ export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void>
 
   const { url } = sandbox;
   deps.io.stdout.write(`${url}
-Market Data Service sandbox, listening on ${url} (Ctrl-C to stop)
+Market Data Service sandbox, listening on ${exposed ? `${host} port ${sandbox.port} (reachable from other machines); from this one, ${url}` : url} (Ctrl-C to stop)
 Demo client:  client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, organization ${DEMO.org}
 Demo API key: ${DEMO.apiKey}
 
@@ -102,7 +118,7 @@ Try it:
     if (deps.signal.aborted) return resolve();
     deps.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  deps.io.stderr.write('sandbox: stopping\n');
+  stderr.write('sandbox: stopping\n');
   await sandbox.close();
 }
 

@@ -1,6 +1,7 @@
 // The watch on a terminal: the board drawn in place on the alternate screen, the cursor hidden,
 // one write per frame (cursor home, each line cleared to its end, the rest of the screen cleared)
-// so there is no flicker; redrawn on resize; the screen and cursor given back by stop().
+// so there is no flicker; redrawn on resize and, while the watch waits, once a second so ages
+// grow; the screen and cursor given back by stop().
 import type { Quote } from '../../api/types.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
@@ -19,16 +20,24 @@ export const HISTORY_POINTS = 30;
 
 export interface BoardOutputOptions {
   color: boolean;
+  /** Plain ASCII: no arrows, blocks or ellipses. */
+  ascii: boolean;
   intervalMs: number;
   maxAgeMs: number | undefined;
+  /** Show only the quotes whose prices moved at the latest poll (all of them at the first). */
+  changesOnly: boolean;
+  /** The sparklines' memory; keyed by symbol, so only symbols asked for may reach it. */
+  history?: History;
 }
 
 export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: BoardOutputOptions): WatchOutput {
-  const history = new History(HISTORY_POINTS);
+  const history = options.history ?? new History(HISTORY_POINTS);
   let data: readonly Quote[] = [];
   let changes: QuoteChange[] = [];
   let keys: string[] = [];
   let missing: readonly string[] = [];
+  let unchanged = 0;
+  let ignored = 0;
   const status: BoardStatus = {
     polls: 0, updatedAt: undefined, intervalMs: options.intervalMs, rateLimit: undefined, throttledUntil: undefined, problem: undefined,
   };
@@ -39,8 +48,8 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
     if (!active) return;
     const { columns, rows } = terminal.size();
     const lines = renderBoard(
-      { data, changes, history: keys.map((key) => history.get(key)), missing, status },
-      { color: options.color, columns: columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
+      { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
+      { color: options.color, ascii: options.ascii, columns: columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
     );
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
     deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
@@ -54,10 +63,15 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
       draw();
     },
     update(poll) {
-      data = poll.result.data;
-      changes = poll.changes;
-      keys = quoteKeys(data);
-      keys.forEach((key, index) => history.add(key, data[index]!.mid));
+      const all = poll.result.data;
+      const allKeys = quoteKeys(all);
+      allKeys.forEach((key, index) => history.add(key, all[index]!.mid));
+      const shown = options.changesOnly && poll.polls > 1 ? all.map((_quote, index) => index).filter((index) => poll.changes[index]?.changed) : undefined;
+      data = shown === undefined ? all : shown.map((index) => all[index]!);
+      changes = shown === undefined ? poll.changes : shown.map((index) => poll.changes[index]!);
+      keys = shown === undefined ? allKeys : shown.map((index) => allKeys[index]!);
+      unchanged = all.length - data.length;
+      ignored = poll.ignored.length;
       missing = poll.result.missing;
       status.polls = poll.polls;
       status.updatedAt = poll.at;
@@ -74,6 +88,7 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
       status.problem = { message: error.message, retryAt };
       draw();
     },
+    tick: draw,
     stop() {
       if (!active) return;
       active = false;

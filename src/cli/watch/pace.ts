@@ -3,7 +3,10 @@
 // The interval is start-to-start. The service's RateLimit-Remaining and RateLimit-Reset stretch it
 // when the requests left would run out before the window resets at the asked pace: the remaining
 // polls are then spread evenly until the reset, instead of running into a 429 (which ticker tools
-// answer by exiting). A 429 waits for Retry-After; transient errors back off exponentially.
+// answer by exiting). A 429 waits for Retry-After; transient errors back off exponentially. No
+// wait is ever shorter than what is left of the interval, and none longer than --max-wait: a
+// stretch past it is not made (the service decides with a 429), a Retry-After past it ends the
+// watch (run-watch.ts).
 import type { RateLimitInfo } from '../../api/types.js';
 
 export const MIN_INTERVAL_MS = 1000;
@@ -12,6 +15,11 @@ export const DEFAULT_INTERVAL_MS = 2000;
 export const MAX_BACKOFF_MS = 30_000;
 /** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+/**
+ * A watch's --max-wait when none is given: one full rate window of the spec (a minute) and some, so
+ * that a watch rides out the ordinary throttling it was built for.
+ */
+export const WATCH_MAX_WAIT_MS = 90_000;
 /**
  * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
  * pacing adds a few milliseconds per poll, which is not news to the reader.
@@ -27,25 +35,34 @@ export interface NextPoll {
 
 /**
  * After a successful poll that took `elapsedMs` and sent `requests` requests (one per batch of
- * symbols).
+ * symbols). A stretch longer than `maxWaitMs` is not made: a reset that far off is more likely a
+ * header in other units (X-RateLimit-Reset in epoch milliseconds) than a window, and if it is one,
+ * the service's 429 says so, and how long, at the next poll.
  */
-export function afterSuccess(intervalMs: number, elapsedMs: number, rateLimit: RateLimitInfo | undefined, requests = 1): NextPoll {
+export function afterSuccess(
+  intervalMs: number, elapsedMs: number, rateLimit: RateLimitInfo | undefined, requests = 1, maxWaitMs = Number.POSITIVE_INFINITY,
+): NextPoll {
   const regular = Math.max(0, intervalMs - elapsedMs);
   const remaining = rateLimit?.remaining;
   const resetSeconds = rateLimit?.resetSeconds;
   if (remaining === undefined || resetSeconds === undefined) return { delayMs: regular, throttled: false };
   const resetMs = resetSeconds * 1000;
   const pollsLeft = Math.floor(remaining / Math.max(1, requests));
-  if (pollsLeft <= 0) return { delayMs: Math.max(regular, resetMs), throttled: resetMs - regular >= THROTTLE_REPORT_MS };
-  if (pollsLeft * intervalMs >= resetMs) return { delayMs: regular, throttled: false };
+  if (pollsLeft > 0 && pollsLeft * intervalMs >= resetMs) return { delayMs: regular, throttled: false };
   // The window's reset is counted from now, so the spacing is too.
-  const delayMs = Math.max(regular, Math.ceil(resetMs / pollsLeft));
+  const delayMs = pollsLeft <= 0 ? Math.max(regular, resetMs) : Math.max(regular, Math.ceil(resetMs / pollsLeft));
+  if (!(delayMs <= maxWaitMs)) return { delayMs: regular, throttled: false };
   return { delayMs, throttled: delayMs - regular >= THROTTLE_REPORT_MS };
+}
+
+/** What a 429 asks to wait: its Retry-After, or a minute without one. */
+export function rateLimitWait(retryAfterMs: number | undefined): number {
+  return retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
 }
 
 /** After a 429: the service's Retry-After, never less than the interval. */
 export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefined): NextPoll {
-  return { delayMs: Math.max(intervalMs, retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS), throttled: true };
+  return { delayMs: Math.max(intervalMs, rateLimitWait(retryAfterMs)), throttled: true };
 }
 
 /**

@@ -10,10 +10,21 @@
 // service that is down or hangs (a CI job must not wait forever). If the last poll succeeded the exit
 // is 0; if it failed, its error ends the watch as it would a plain `mkt quotes` (7 for the network,
 // a timeout or a 5xx, 6 for a 429), instead of the "retrying at" that would never come.
-import { NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
+//
+// Every wait is checked before a timer sees it (wait-until.ts): no wait the service asks for is
+// longer than --max-wait (for a watch, by default 90 s: a rate window and some), and a Retry-After
+// past it ends the watch with exit 6 and the time to come back. A timer given more than 2^31-1 ms
+// fires at once, which once made a watch send 1,514 requests in 3 s against `Retry-After: 2592000`.
+// Output that cannot be written ends the watch with exit 1. Only the symbols asked for are kept: a
+// service sending new ones at every poll grew the board's history without end.
+import { MktError, NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
 import { DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import type { HttpOptions } from '../../api/request.js';
+import type { Quote } from '../../api/types.js';
 import { createChangeTracker } from '../../render/changes.js';
+import type { History } from '../../render/sparkline.js';
+import { formatAge } from '../../shared/time.js';
+import { formatDuration } from '../../shared/duration.js';
 import type { QuotesOptions } from '../commands/quotes.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
@@ -21,8 +32,9 @@ import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
-import { afterFailure, afterRateLimit, afterSuccess, type NextPoll } from './pace.js';
+import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, WATCH_MAX_WAIT_MS, type NextPoll } from './pace.js';
 import { createStreamOutput } from './stream-output.js';
+import { waitUntil } from './wait-until.js';
 import { createProcessTerminal, type WatchTerminal } from './terminal.js';
 import { resolveWatchSettings, type WatchSettings } from './watch-settings.js';
 import type { WatchOutput } from './watch-output.js';
@@ -36,53 +48,70 @@ export interface WatchRequest {
   maxAgeMs: number | undefined;
 }
 
+/** `history`: the board's sparkline memory (a test reads its size). */
 export async function runWatch(
-  deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState, terminal: WatchTerminal = createProcessTerminal(deps),
+  deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState,
+  terminal: WatchTerminal = createProcessTerminal(deps), history?: History,
 ): Promise<number> {
   const settings = resolveWatchSettings(deps, options);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
-  // q (read by the board) and SIGINT/SIGTERM (deps.signal) both end the watch through this signal,
-  // which also cancels a request in flight and the wait between polls.
+  // The library's default budget is for one command; a watch rides out a whole rate window.
+  const maxWaitMs = Math.max(http.maxWaitMs ?? 0, settings.maxWaitGiven ? 0 : WATCH_MAX_WAIT_MS);
+  // q (read by the board), SIGINT/SIGTERM (deps.signal) and an output that cannot be written all
+  // end the watch through this signal, which also cancels a request in flight and the wait.
   const quit = new AbortController();
   const onInterrupt = () => quit.abort();
   if (deps.signal.aborted) return 0;
   deps.signal.addEventListener('abort', onInterrupt, { once: true });
+  let output: WatchOutput | undefined;
   // On the board, nothing but frames may reach the terminal: stderr lines would scribble over it.
+  // The library's waits inside a poll (the rate budget of a many-batch poll) show on the board.
   const quiet: Partial<HttpOptions> = settings.board
-    ? { onRetry: undefined, onThrottle: undefined, onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
+    ? { onWait: (event) => event.kind === 'rate-limit' && output?.rateLimited(deps.now() + event.waitMs), onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
     : {};
   const credentialHttp: HttpOptions = { ...http, ...quiet, signal: quit.signal };
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
   const pollHttp: HttpOptions = { ...credentialHttp, retries: 0 };
 
   let stopKeys = () => {};
-  const stopOnClosedOutput = terminal.onOutputClosed(() => quit.abort());
-  let output: WatchOutput | undefined;
+  let outputFailure: Error | undefined;
+  const stopOnClosedOutput = terminal.onOutputClosed((failure) => {
+    outputFailure ??= failure;
+    quit.abort();
+  });
   try {
     // Checked before the screen changes, so "not logged in" is an ordinary error message.
     await requireCredentials(deps, options, credentialHttp);
     output = settings.board
-      ? createBoardOutput(deps, terminal, { color: settings.color, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs })
+      ? createBoardOutput(deps, terminal, {
+        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, history,
+      })
       : createStreamOutput(deps, { changesOnly: settings.changesOnly });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
-    await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal });
-    return 0;
+    await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });
   } catch (error) {
-    if (quit.signal.aborted) return 0;
-    throw error;
+    if (!quit.signal.aborted) throw error;
   } finally {
     output?.stop();
     stopKeys();
     stopOnClosedOutput();
     deps.signal.removeEventListener('abort', onInterrupt);
   }
+  if (outputFailure !== undefined) {
+    throw new MktError('OUTPUT', `cannot write to standard output: ${outputFailure.message}`, {
+      hint: 'the watch stopped; check the disk or device standard output goes to', cause: outputFailure,
+    });
+  }
+  return 0;
 }
 
 interface PollContext {
   credentialHttp: HttpOptions;
   pollHttp: HttpOptions;
   signal: AbortSignal;
+  /** The longest any one wait may be. */
+  maxWaitMs: number;
 }
 
 async function pollUntilDone(
@@ -90,6 +119,7 @@ async function pollUntilDone(
 ): Promise<void> {
   const tracker = createChangeTracker();
   const { intervalMs, count } = settings;
+  const asked = new Set(request.symbols.map((symbol) => symbol.toUpperCase()));
   /** Polls made, what --count counts. */
   let polls = 0;
   /** Polls that brought quotes, what the board shows. */
@@ -115,14 +145,20 @@ async function pollUntilDone(
       const at = deps.now();
       successes++;
       failures = 0;
-      next = afterSuccess(intervalMs, at - started, result.rateLimit, result.requests);
-      output.update({ result, changes: tracker.update(result.data), polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined });
+      next = afterSuccess(intervalMs, at - started, result.rateLimit, result.requests, context.maxWaitMs);
+      const { data, ignored } = keepAsked(result.data, asked);
+      output.update({
+        result: { ...result, data }, ignored, changes: tracker.update(data), polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined,
+      });
       if (last) return;
     } catch (error) {
       if (context.signal.aborted) return;
       // No "retrying at" for a retry that will not happen: main reports the error and maps its code.
       if (last) throw error;
       if (error instanceof RateLimitError) {
+        // What the service asks is held to --max-wait, not the interval, however long it is.
+        const asked = rateLimitWait(error.retryAfterMs);
+        if (!(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
         next = afterRateLimit(intervalMs, error.retryAfterMs);
         output.rateLimited(deps.now() + next.delayMs);
       } else if (isTransient(error)) {
@@ -134,12 +170,37 @@ async function pollUntilDone(
       }
     }
     try {
-      await deps.sleep(next.delayMs, context.signal);
+      await waitUntil(deps, deps.now() + next.delayMs, context.signal, output.tick);
     } catch (error) {
       if (context.signal.aborted) return;
       throw error;
     }
   }
+}
+
+/** The quotes for symbols asked for, and the symbols of the rest. */
+function keepAsked(data: readonly Quote[], asked: ReadonlySet<string>): { data: Quote[]; ignored: string[] } {
+  const kept: Quote[] = [];
+  const ignored: string[] = [];
+  for (const quote of data) {
+    if (asked.has(quote.symbol.toUpperCase())) kept.push(quote);
+    else ignored.push(quote.symbol);
+  }
+  return { data: kept, ignored };
+}
+
+/** A 429 whose wait passes --max-wait ends the watch: exit 6, with when to come back. */
+function waitTooLong(error: RateLimitError, waitMs: number, maxWaitMs: number, now: number): RateLimitError {
+  const wait = waitMs < 100_000 ? `${Math.ceil(waitMs / 1000)}s` : formatAge(waitMs);
+  const at = new Date(now + waitMs);
+  // A wait past the year 275760 names no date at all.
+  const when = Number.isNaN(at.getTime()) ? 'much later' : `after ${at.toISOString().slice(0, 19).replace('T', ' ')} UTC (in ${wait})`;
+  return new RateLimitError({
+    status: error.status, code: error.code, method: error.method, url: error.url, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs,
+    message: `${error.message}; the service asks to wait ${wait}, longer than --max-wait ${formatDuration(maxWaitMs)}`,
+    hint: `watch again ${when}, or allow a longer wait with --max-wait (at most 24h)`,
+    cause: error,
+  });
 }
 
 /** Worth another try at the next poll: the network, a timeout, or the service's own trouble (5xx). */

@@ -3,6 +3,7 @@
 // happens. Anything for people (throttling, errors, missing symbols) is a line on stderr.
 import { formatClock } from '../../shared/time.js';
 import { renderNdjson } from '../../render/quotes.js';
+import { cellText } from '../../render/quotes.js';
 import { stripControl } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
 import type { WatchOutput } from './watch-output.js';
@@ -10,10 +11,16 @@ import type { WatchOutput } from './watch-output.js';
 export function createStreamOutput(deps: Deps, options: { changesOnly: boolean }): WatchOutput {
   let missingBefore = '';
   let throttled = false;
+  let warnedIgnored = false;
   const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
   return {
     start() {},
-    update({ result, changes, throttledUntil }) {
+    update({ result, ignored, changes, throttledUntil }) {
+      // Once: a service that sends unasked symbols tends to do so at every poll.
+      if (ignored.length > 0 && !warnedIgnored) {
+        warnedIgnored = true;
+        warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
+      }
       const data = options.changesOnly ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
       if (data.length > 0) deps.io.stdout.write(renderNdjson(data));
       // Missing symbols are reported when the set changes, not on every poll.
@@ -36,4 +43,9 @@ export function createStreamOutput(deps: Deps, options: { changesOnly: boolean }
     },
     stop() {},
   };
+}
+
+function listSome(symbols: readonly string[]): string {
+  const shown = symbols.slice(0, 5).map(cellText).join(', ');
+  return symbols.length > 5 ? `${shown} and ${symbols.length - 5} more` : shown;
 }

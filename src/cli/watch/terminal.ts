@@ -1,7 +1,8 @@
-// The process's stdout as the watch sees it: its size, its resizes (for the board), and a reader
-// that went away (`mkt quotes --watch | head -3`; the watch must then end rather than poll forever
-// into a closed pipe). The IO interface has neither event, so the process implementation listens
-// on process.stdout here; tests pass their own WatchTerminal and call its listeners.
+// The process's stdout as the watch sees it: its size, its resizes (for the board), and an output
+// that can no longer be written: a reader that went away (`mkt quotes --watch | head -3`) or a
+// failed write (`> /dev/full`); the watch must then end rather than poll forever into nothing. The
+// IO interface has neither event, so the process implementation listens on process.stdout here;
+// tests pass their own WatchTerminal and call its listeners.
 import type { Deps } from '../deps.js';
 
 export interface TerminalSize {
@@ -13,8 +14,12 @@ export interface WatchTerminal {
   size(): TerminalSize;
   /** Calls `listener` after each resize; returns the unsubscribe function. */
   onResize(listener: () => void): () => void;
-  /** Calls `listener` when stdout's reader has gone (EPIPE); returns the unsubscribe function. */
-  onOutputClosed(listener: () => void): () => void;
+  /**
+   * Calls `listener` when stdout can no longer be written: with undefined when its reader has gone
+   * (EPIPE, the normal end of `| head`), with the error when a write failed (ENOSPC, EIO...).
+   * Returns the unsubscribe function.
+   */
+  onOutputClosed(listener: (failure: Error | undefined) => void): () => void;
 }
 
 export function createProcessTerminal(deps: Deps): WatchTerminal {
@@ -33,10 +38,8 @@ export function createProcessTerminal(deps: Deps): WatchTerminal {
       return () => void stdout.off('resize', listener);
     },
     onOutputClosed(listener) {
-      // createProcessDeps already keeps EPIPE from crashing the process; this only ends the watch.
-      const onError = (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EPIPE') listener();
-      };
+      // createProcessDeps already keeps these from crashing the process; this ends the watch.
+      const onError = (error: NodeJS.ErrnoException) => listener(error.code === 'EPIPE' ? undefined : error);
       stdout.on('error', onError);
       return () => void stdout.off('error', onError);
     },

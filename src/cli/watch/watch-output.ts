@@ -3,7 +3,10 @@ import type { QuotesResult } from '../../api/types.js';
 import type { QuoteChange } from '../../render/changes.js';
 
 export interface PollUpdate {
+  /** Only the quotes for symbols asked for. */
   result: QuotesResult;
+  /** Symbols of the quotes the service sent unasked, which the watch dropped. */
+  ignored: readonly string[];
   /** One per quote of `result.data`, compared with the previous poll. */
   changes: QuoteChange[];
   /** Successful polls so far, this one included. */
@@ -21,6 +24,8 @@ export interface WatchOutput {
   rateLimited(until: number): void;
   /** A transient error (network, timeout, 5xx); the `failures`-th in a row, retried at `retryAt`. */
   failed(error: Error, retryAt: number, failures: number): void;
+  /** Called about once a second while the watch waits, if present: the board redraws its ages. */
+  tick?(): void;
   /** Idempotent; restores whatever start() changed. */
   stop(): void;
 }

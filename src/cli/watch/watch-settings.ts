@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
+import { useAscii } from '../charset.js';
 import { isColorEnabled } from '../io.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
 
@@ -18,6 +19,10 @@ export interface WatchSettings {
   count: number | undefined;
   changesOnly: boolean;
   color: boolean;
+  /** Plain ASCII on the board (TERM=dumb never gets one; a locale without UTF-8 does). */
+  ascii: boolean;
+  /** --max-wait or MKT_MAX_WAIT was given: it bounds each wait, else WATCH_MAX_WAIT_MS does. */
+  maxWaitGiven: boolean;
 }
 
 export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchSettings {
@@ -53,5 +58,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
     count,
     changesOnly: options.changesOnly === true,
     color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false),
+    ascii: useAscii(deps.env),
+    maxWaitGiven: options.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT),
   };
 }

@@ -1,0 +1,133 @@
+// What a program passes to createClient and its calls, checked where it is passed: a mistake is an
+// OptionsError naming the option, before any connection, rather than a TypeError from deep inside
+// or a request that can only fail. Secrets are checked but never quoted.
+import { OptionsError } from './errors.js';
+import { API_KEY_PATTERN } from './auth.js';
+import { MAX_TIMER_MS } from './request.js';
+import { isLoopback } from '../shared/loopback.js';
+import { ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN } from '../shared/patterns.js';
+import { stripControl } from '../shared/text.js';
+
+const invalid = (message: string, hint?: string) => new OptionsError('INVALID_OPTIONS', message, { hint });
+
+/** `text` for a message: controls removed, at most 60 characters, quoted. */
+const shown = (value: unknown) => JSON.stringify(stripControl(String(value)).slice(0, 60));
+
+export interface CheckedClientOptions {
+  baseUrl?: unknown;
+  allowInsecureHttp?: unknown;
+  timeoutMs?: unknown;
+  retries?: unknown;
+  maxWaitMs?: unknown;
+  maxResponseBytes?: unknown;
+  userAgent?: unknown;
+  onWait?: unknown;
+  onDebug?: unknown;
+  dispatcher?: unknown;
+  accessToken?: unknown;
+  organizationId?: unknown;
+}
+
+export function checkClientOptions(options: CheckedClientOptions): void {
+  if (options === null || typeof options !== 'object') throw invalid('createClient needs an options object with a baseUrl');
+  if (options.allowInsecureHttp !== undefined && typeof options.allowInsecureHttp !== 'boolean') throw invalid('allowInsecureHttp must be true or false');
+  checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+  checkNumber('timeoutMs', options.timeoutMs, 1, MAX_TIMER_MS, true);
+  checkNumber('retries', options.retries, 0, 100, true);
+  checkNumber('maxWaitMs', options.maxWaitMs, 0, Number.MAX_SAFE_INTEGER, false);
+  checkNumber('maxResponseBytes', options.maxResponseBytes, 1, Number.MAX_SAFE_INTEGER, true);
+  if (options.userAgent !== undefined && (typeof options.userAgent !== 'string' || !/^[\x20-\x7e]*$/.test(options.userAgent))) {
+    throw invalid('userAgent must be a string of printable ASCII characters');
+  }
+  for (const name of ['onWait', 'onDebug'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw invalid(`${name} must be a function`);
+  }
+  const dispatcher = options.dispatcher as { request?: unknown } | undefined;
+  if (dispatcher !== undefined && typeof dispatcher?.request !== 'function') {
+    throw invalid('dispatcher must be an undici Dispatcher', 'pass an Agent, ProxyAgent or MockAgent from undici, or leave it out');
+  }
+  checkCredentials(options.accessToken, options.organizationId);
+}
+
+/**
+ * An http(s) URL without a user name or password; plain http only to this machine (127.0.0.0/8,
+ * ::1, localhost) unless allowed: the API key, client secret and tokens would cross the network
+ * readable by anyone on the way.
+ */
+export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): void {
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
+    throw invalid('baseUrl is required: the address of the Market Data Service', 'for example https://api.example.com');
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw invalid(`baseUrl is not an absolute URL: ${shown(baseUrl)}`, 'give the address with its scheme, e.g. https://api.example.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`baseUrl must be an https:// or http:// address, not ${url.protocol}//`);
+  if (url.username !== '' || url.password !== '') {
+    throw invalid('baseUrl must not hold a user name or password', 'the client authenticates with tokens: remove the user:password@ part');
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
+    throw new OptionsError('INSECURE_HTTP', `baseUrl ${url.origin} is plain http to another machine: the API key, client secret and tokens would cross the network unencrypted`, {
+      hint: 'use https://, or pass allowInsecureHttp: true for a network you trust',
+    });
+  }
+}
+
+function checkNumber(name: string, value: unknown, min: number, max: number, integer: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value >= min && value <= max) || (integer && !Number.isInteger(value))) {
+    const kind = integer ? 'an integer' : 'a number';
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw invalid(`${name} must be ${kind} ${range}, not ${typeof value === 'number' ? value : shown(value)}`);
+  }
+}
+
+/** The token (never quoted) and the organization, where given. */
+export function checkCredentials(accessToken: unknown, organizationId: unknown): void {
+  if (accessToken !== undefined && (typeof accessToken !== 'string' || !/^[\x21-\x7e]+$/.test(accessToken))) {
+    throw invalid('accessToken must be a bearer token: one or more visible ASCII characters, no spaces or line breaks');
+  }
+  if (organizationId !== undefined && (typeof organizationId !== 'string' || !ORGANIZATION_PATTERN.test(organizationId))) {
+    throw invalid(`organizationId must have the form ${ORGANIZATION_FORM}, not ${shown(organizationId)}`);
+  }
+}
+
+export interface CheckedQuotesInput {
+  symbols?: unknown;
+  venue?: unknown;
+  batchSize?: unknown;
+  concurrency?: unknown;
+  onProgress?: unknown;
+}
+
+export function checkQuotesInput(input: CheckedQuotesInput): void {
+  const { symbols } = input;
+  if (!Array.isArray(symbols) || symbols.length === 0) throw invalid('getQuotes needs symbols: an array of at least one symbol, e.g. ["EURUSD"]');
+  const bad = symbols.filter((symbol) => typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol));
+  if (bad.length > 0) {
+    throw invalid(`invalid symbol${bad.length > 1 ? 's' : ''} in symbols: ${bad.slice(0, 5).map(shown).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
+      'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces');
+  }
+  if (input.venue !== undefined && (typeof input.venue !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(input.venue))) {
+    throw invalid(`venue must be 1 to 64 visible ASCII characters, not ${shown(input.venue)}`);
+  }
+  checkNumber('batchSize', input.batchSize, 1, 10_000, true);
+  checkNumber('concurrency', input.concurrency, 1, 64, true);
+  if (input.onProgress !== undefined && typeof input.onProgress !== 'function') throw invalid('onProgress must be a function');
+}
+
+export function checkLoginInput(input: { apiKey?: unknown; organizationId?: unknown }): void {
+  if (typeof input?.apiKey !== 'string' || !API_KEY_PATTERN.test(input.apiKey)) {
+    throw invalid('apiKey must have the form <client_id>.<client_secret>', 'copy the whole key, both parts joined by a dot');
+  }
+  if (input.organizationId === undefined) throw invalid('cliLogin needs an organizationId');
+  checkCredentials(undefined, input.organizationId);
+}
+
+export function checkClientCredentials(input: { clientId?: unknown; clientSecret?: unknown }): void {
+  if (typeof input?.clientId !== 'string' || input.clientId === '' || typeof input.clientSecret !== 'string' || input.clientSecret === '') {
+    throw invalid('clientCredentials needs a clientId and a clientSecret, both non-empty strings');
+  }
+}

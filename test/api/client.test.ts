@@ -1,0 +1,165 @@
+// The library as a program meets it: createClient checks what it is given (an OptionsError naming
+// the option, before any connection), refuses plain http beyond this machine, asks for a repeated
+// symbol once, and its index exports the public API only.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Dispatcher } from 'undici';
+import * as library from '../../src/api/index.js';
+import { createClient, NetworkError, OptionsError, type ClientOptions, type MktErrorCode } from '../../src/api/index.js';
+import { getToken, startTestSandbox } from '../helpers/sandbox.js';
+import { startFaultServer, sendQuotes } from '../helpers/fault-server.js';
+import net from 'node:net';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((thing) => thing.close()));
+});
+
+/** A dispatcher that fails the test if anything is sent through it. */
+function untouchable(): { dispatcher: Dispatcher; calls: number } {
+  const state = { calls: 0, dispatcher: undefined as unknown as Dispatcher };
+  state.dispatcher = {
+    request: () => {
+      state.calls++;
+      throw new Error('no request may be sent');
+    },
+  } as unknown as Dispatcher;
+  return state;
+}
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('the public index', () => {
+  it('exports createClient and the error classes, nothing internal', () => {
+    expect(Object.keys(library).sort()).toEqual([
+      'AbortError', 'ApiError', 'AuthError', 'ForbiddenError', 'InvalidRequestError', 'MktError', 'NetworkError', 'OptionsError',
+      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'createClient',
+    ]);
+  });
+});
+
+describe('createClient refuses options it cannot use, with an OptionsError naming them', () => {
+  it.each<[string, Partial<ClientOptions> | unknown, RegExp]>([
+    ['no options', undefined, /^createClient needs an options object with a baseUrl$/],
+    ['no baseUrl', {}, /^baseUrl is required/],
+    ['a baseUrl that is not a URL', { baseUrl: 'not a url' }, /^baseUrl is not an absolute URL: "not a url"$/],
+    ['a relative baseUrl', { baseUrl: '/v1' }, /^baseUrl is not an absolute URL/],
+    ['another scheme', { baseUrl: 'ftp://example.com' }, /^baseUrl must be an https:\/\/ or http:\/\/ address, not ftp:\/\/$/],
+    ['credentials in the URL', { baseUrl: 'https://user:pw@example.com' }, /^baseUrl must not hold a user name or password$/],
+    ['a negative timeoutMs', { baseUrl: 'https://example.com', timeoutMs: -1 }, /^timeoutMs must be an integer from 1 to 2147483647, not -1$/],
+    ['a timeoutMs past what a timer holds', { baseUrl: 'https://example.com', timeoutMs: 2 ** 31 }, /^timeoutMs must be an integer from 1/],
+    ['retries as text', { baseUrl: 'https://example.com', retries: '2' }, /^retries must be an integer from 0 to 100, not "2"$/],
+    ['a fractional retries', { baseUrl: 'https://example.com', retries: 1.5 }, /^retries must be an integer/],
+    ['maxWaitMs NaN', { baseUrl: 'https://example.com', maxWaitMs: Number.NaN }, /^maxWaitMs must be a number of at least 0, not NaN$/],
+    ['maxWaitMs Infinity', { baseUrl: 'https://example.com', maxWaitMs: Infinity }, /^maxWaitMs must be a number of at least 0/],
+    ['maxResponseBytes 0', { baseUrl: 'https://example.com', maxResponseBytes: 0 }, /^maxResponseBytes must be an integer of at least 1, not 0$/],
+    ['a userAgent with a line break', { baseUrl: 'https://example.com', userAgent: 'a\r\nx-evil: 1' }, /^userAgent must be a string of printable ASCII/],
+    ['onWait not a function', { baseUrl: 'https://example.com', onWait: 'yes' }, /^onWait must be a function$/],
+    ['a dispatcher that is not one', { baseUrl: 'https://example.com', dispatcher: {} }, /^dispatcher must be an undici Dispatcher$/],
+    ['an accessToken with a line break', { baseUrl: 'https://example.com', accessToken: 'tok\nx' }, /^accessToken must be a bearer token/],
+    ['an organizationId of the wrong form', { baseUrl: 'https://example.com', organizationId: 'demo' }, /^organizationId must have the form org_<id>/],
+    ['allowInsecureHttp as text', { baseUrl: 'https://example.com', allowInsecureHttp: 'yes' }, /^allowInsecureHttp must be true or false$/],
+  ])('%s', (_name, options, message) => {
+    const error = thrown(() => createClient(options as ClientOptions));
+    expect(error).toBeInstanceOf(OptionsError);
+    expect(error).toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(message) });
+  });
+
+  it('never quotes a token it refuses', () => {
+    const error = thrown(() => createClient({ baseUrl: 'https://example.com', accessToken: 'SECRET-TOKEN-VALUE\u0000' })) as Error;
+    expect(error.message).not.toContain('SECRET-TOKEN-VALUE');
+  });
+
+  it.each([
+    ['batchSize 0', { batchSize: 0 }, /^batchSize must be an integer from 1 to 10000, not 0$/],
+    ['concurrency 0', { concurrency: 0 }, /^concurrency must be an integer from 1 to 64, not 0$/],
+    ['no symbols', { symbols: [] }, /^getQuotes needs symbols/],
+    ['symbols not an array', { symbols: 'EURUSD' }, /^getQuotes needs symbols/],
+    ['a symbol with a space, another with a zero-width space', { symbols: ['EURUSD', 'EUR USD', 'A\u200bB'] }, /^invalid symbols in symbols: "EUR USD", "A\u200bB"$/],
+    ['a venue with a control', { symbols: ['EURUSD'], venue: 'X\u001b' }, /^venue must be 1 to 64 visible ASCII characters/],
+  ])('getQuotes with %s: rejected before any request', async (_name, input, message) => {
+    const { dispatcher, calls } = untouchable();
+    const client = createClient({ baseUrl: 'https://example.com', dispatcher, accessToken: 'tok', organizationId: 'org_demo' });
+    await expect(client.getQuotes({ symbols: ['EURUSD'], ...input } as never)).rejects.toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(message) });
+    expect(calls).toBe(0);
+  });
+
+  it('cliLogin and clientCredentials check their input, never quoting the key', async () => {
+    const { dispatcher } = untouchable();
+    const client = createClient({ baseUrl: 'https://example.com', dispatcher });
+    await expect(client.cliLogin({ apiKey: 'no-dot-SECRET', organizationId: 'org_demo' })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS', message: 'apiKey must have the form <client_id>.<client_secret>',
+    });
+    await expect(client.cliLogin({ apiKey: 'demo.secret', organizationId: 'demo' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(client.clientCredentials({ clientId: 'demo', clientSecret: '' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+});
+
+describe('plain http', () => {
+  it.each(['http://api.example.test', 'http://10.0.0.5:4010', 'http://[2001:db8::1]/', 'http://localhost.example.com'])(
+    '%s: refused before any connection (INSECURE_HTTP)',
+    (baseUrl) => {
+      const { dispatcher, calls } = untouchable();
+      const error = thrown(() => createClient({ baseUrl, dispatcher }));
+      expect(error).toBeInstanceOf(OptionsError);
+      expect(error).toMatchObject({ code: 'INSECURE_HTTP', hint: 'use https://, or pass allowInsecureHttp: true for a network you trust' });
+      expect((error as Error).message).toMatch(/^baseUrl http:\/\/\S+ is plain http to another machine: the API key, client secret and tokens would cross the network unencrypted$/);
+      expect(calls).toBe(0);
+    },
+  );
+
+  it.each(['http://127.0.0.1:4010', 'http://127.8.9.10', 'http://localhost:4010', 'http://[::1]:4010', 'https://api.example.test'])('%s: allowed', (baseUrl) => {
+    expect(() => createClient({ baseUrl })).not.toThrow();
+  });
+
+  it('allowInsecureHttp: true lets it through, and the request goes out', async () => {
+    const seen: string[] = [];
+    const dispatcher = { request: async (options: { origin: string }) => {
+      seen.push(String(options.origin));
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    } } as unknown as Dispatcher;
+    const client = createClient({ baseUrl: 'http://api.example.test', allowInsecureHttp: true, dispatcher, retries: 0 });
+    await expect(client.cliLogin({ apiKey: 'demo.secret', organizationId: 'org_demo' })).rejects.toMatchObject({ name: 'NetworkError', code: 'ECONNREFUSED' });
+    expect(seen).toEqual(['http://api.example.test']);
+  });
+});
+
+describe('error codes', () => {
+  it('a refused connection is a NetworkError with code ECONNREFUSED', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 });
+    const error = await client.cliLogin({ apiKey: 'demo.secret', organizationId: 'org_demo' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    const code: MktErrorCode = (error as NetworkError).code;
+    expect(code).toBe('ECONNREFUSED');
+  });
+});
+
+describe('getQuotes asks for a repeated symbol once', () => {
+  it('in any case, in first-seen order, against the sandbox', async () => {
+    const sandbox = await startTestSandbox();
+    open.push(sandbox);
+    const client = createClient({ baseUrl: sandbox.url, accessToken: await getToken(sandbox.url), organizationId: 'org_demo' });
+    const result = await client.getQuotes({ symbols: ['EURUSD', 'aapl', 'eurusd', 'AAPL', 'EURUSD', 'USDJPY'] });
+    expect(result.data.map((quote) => quote.symbol)).toEqual(['EURUSD', 'AAPL', 'USDJPY']);
+    expect(result.missing).toEqual([]);
+  });
+
+  it('one request carries each symbol once, as first written', async () => {
+    const server = await startFaultServer((req, res) => sendQuotes(req, res));
+    open.push(server);
+    const client = createClient({ baseUrl: server.url, accessToken: 'tok', organizationId: 'org_demo' });
+    const result = await client.getQuotes({ symbols: ['eurusd', 'AAPL', 'EURUSD', 'aapl'], batchSize: 1 });
+    expect(server.requests.map((request) => new URL(request.url, server.url).searchParams.get('symbols'))).toEqual(['eurusd', 'AAPL']);
+    expect(result.requests).toBe(2);
+  });
+});

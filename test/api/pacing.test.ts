@@ -1,0 +1,134 @@
+// Work that fits the quota finishes, against the sandbox and its fixed one-minute windows, on the
+// sandbox's clock: the client waits for the next window instead of running into 429s, and a wait
+// past maxWaitMs is foreseen before the quota is spent. A dispatcher that counts statuses tells what
+// the server really answered.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type Dispatcher } from 'undici';
+import { RateLimitError } from '../../src/api/errors.js';
+import { getQuotes } from '../../src/api/quotes.js';
+import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
+import { syntheticSymbol } from '../../src/sandbox/index.js';
+import { getQuotes as rawQuotes, getToken, startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((thing) => thing.close()));
+});
+
+interface Setup {
+  sandbox: TestSandbox;
+  token: string;
+  statuses: number[];
+  events: WaitEvent[];
+  http: TransportOptions;
+}
+
+/** The sandbox, a token, and transport options on the sandbox's clock with a status-counting dispatcher. */
+async function setup(options: TestSandboxOptions): Promise<Setup> {
+  const sandbox = await startTestSandbox(options);
+  open.push(sandbox);
+  const agent = new Agent();
+  open.push(agent);
+  const statuses: number[] = [];
+  let inFlight = 0;
+  const idle: Array<() => void> = [];
+  const dispatcher = {
+    request: async (request: Dispatcher.RequestOptions) => {
+      inFlight++;
+      const settled = () => {
+        if (--inFlight === 0) for (const resolve of idle.splice(0)) resolve();
+      };
+      try {
+        const response = await agent.request(request);
+        statuses.push(response.statusCode);
+        response.body.once('close', settled);
+        return response;
+      } catch (error) {
+        settled();
+        throw error;
+      }
+    },
+  } as unknown as Dispatcher;
+  const events: WaitEvent[] = [];
+  const http: TransportOptions = {
+    dispatcher,
+    now: sandbox.clock.now,
+    // A wait of seconds outlasts requests of milliseconds: the clock moves once those sent have arrived.
+    sleep: async (ms) => {
+      // Batches let go just before this wait reach the dispatcher first.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+      // ... and their answers are read.
+      await new Promise((resolve) => setImmediate(resolve));
+      sandbox.clock.advance(ms);
+    },
+    onWait: (event) => events.push(event),
+  };
+  return { sandbox, token: await getToken(sandbox.url), statuses, events, http };
+}
+
+const symbols = (count: number) => Array.from({ length: count }, (_, i) => syntheticSymbol(i + 1));
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+describe('batches under the rate limit', () => {
+  it('80 symbols, 5 requests a minute, 10 symbols a request, default options: all 80 in order, one wait, no 429', async () => {
+    const { sandbox, token, statuses, events, http } = await setup({ limits: { perMinute: 5 }, maxSymbols: 10, synthetic: 80 });
+    const started = sandbox.clock.now();
+    const result = await getQuotes(http, { baseUrl: sandbox.url, accessToken: token, organizationId: 'org_demo', symbols: symbols(80) });
+    expect(result.data.map((quote) => quote.symbol)).toEqual(symbols(80));
+    expect(result.missing).toEqual([]);
+    expect(result.requests).toBe(8);
+    // The first request (80 symbols) taught the batch size: 400, then 8 batches of 10.
+    expect(statuses).toEqual([400, ...Array(8).fill(200)]);
+    expect(count(statuses, 429)).toBe(0);
+    // 14:30:15.250: the next window starts 44.75 s later (Reset: 45, in whole seconds).
+    expect(events).toEqual([expect.objectContaining({ kind: 'rate-limit', waitMs: 45_000, total: 8 })]);
+    expect(events[0]!.done).toBeGreaterThanOrEqual(1);
+    expect(sandbox.clock.now() - started).toBe(45_000);
+  });
+
+  it('10,000 symbols at 60 a minute: 100 requests finish in the next window, no 429', async () => {
+    const { sandbox, token, statuses, events, http } = await setup({ synthetic: 10_000 });
+    const result = await getQuotes(http, { baseUrl: sandbox.url, accessToken: token, organizationId: 'org_demo', symbols: symbols(10_000) });
+    expect(result.data).toHaveLength(10_000);
+    expect(result.data[0]!.symbol).toBe('SYN00001');
+    expect(result.data[9_999]!.symbol).toBe('SYN10000');
+    expect(statuses).toEqual(Array(100).fill(200));
+    expect(events).toEqual([{ kind: 'rate-limit', waitMs: 45_000, reason: 'no requests left in this rate-limit window', done: expect.any(Number), total: 100 }]);
+    expect(events[0]!.done).toBeGreaterThanOrEqual(56);
+  });
+
+  it('the same with maxWaitMs 30 s: refused after the first request, with the numbers', async () => {
+    const { sandbox, token, statuses, events, http } = await setup({ synthetic: 10_000 });
+    const call = getQuotes({ ...http, maxWaitMs: 30_000 }, { baseUrl: sandbox.url, accessToken: token, organizationId: 'org_demo', symbols: symbols(10_000) });
+    const error = await call.then(() => undefined, (caught: unknown) => caught) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.plan).toEqual({ requests: 100, limit: 60, windowMs: 60_000, waitMs: 45_000, maxWaitMs: 30_000 });
+    expect(error.retryAfterMs).toBe(45_000);
+    expect(error.message).toBe('100 requests at 60 requests a minute need about 45s of waiting for the rate limit '
+      + '(59 left in this window, which resets in 45s), longer than maxWaitMs (30s); no request was sent for the rest');
+    expect(statuses).toEqual([200]);
+    expect(events).toEqual([]);
+  });
+
+  it('a quota spent elsewhere: the one 429 the client could not foresee, then paced', async () => {
+    const { sandbox, token, statuses, events, http } = await setup({ limits: { perMinute: 5 }, synthetic: 80 });
+    for (let i = 0; i < 5; i++) expect((await rawQuotes(sandbox.url, token, 'symbols=EURUSD')).status).toBe(200);
+
+    // 45 s for the spent window, then 60 s for the next: past the default 90 s, as the client can tell.
+    const request = { baseUrl: sandbox.url, accessToken: token, organizationId: 'org_demo', symbols: symbols(80), batchSize: 10 };
+    await expect(getQuotes(http, request)).rejects.toMatchObject({ name: 'RateLimitError', plan: { requests: 8, limit: 5, waitMs: 105_000, maxWaitMs: 90_000 } });
+    expect(statuses).toEqual([429]);
+    expect(events).toEqual([]);
+    statuses.length = 0;
+    events.length = 0;
+    sandbox.clock.advance(60_000);
+    for (let i = 0; i < 5; i++) expect((await rawQuotes(sandbox.url, token, 'symbols=EURUSD')).status).toBe(200);
+    const result = await getQuotes({ ...http, maxWaitMs: 120_000 }, request);
+    expect(result.data.map((quote) => quote.symbol)).toEqual(symbols(80));
+    expect(count(statuses, 429)).toBe(1);
+    expect(statuses).toHaveLength(9);
+    expect(events.map((event) => [event.kind, event.waitMs])).toEqual([['retry', 45_000], ['rate-limit', 60_000]]);
+    expect(events[0]).toMatchObject({ reason: 'rate limited', attempt: 2, retries: 2, done: 0, total: 8 });
+  });
+});

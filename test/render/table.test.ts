@@ -1,0 +1,197 @@
+// The one-shot table as the engine lays it out: fitted to a terminal's width (never wrapped), drawn
+// whole in a pipe, in plain ASCII when asked, with price cells of bounded width, ages that read
+// right against --max-age, and quotes that cannot be right marked in the Note column.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Quote } from '../../src/api/types.js';
+import { main } from '../../src/cli/main.js';
+import { boundedDecimal } from '../../src/render/decimal.js';
+import { renderCsv, renderTsv } from '../../src/render/quotes.js';
+import { formatQuoteAge, MAX_PRICE_WIDTH, quoteRows, renderTable } from '../../src/render/table.js';
+import { createTestDeps } from '../helpers/cli.js';
+import { cliLogin, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const now = Date.parse('2026-11-22T12:00:02.000Z');
+const quote = (symbol: string, bid: string, ask: string, mid: string, timestamp = '2026-11-22T12:00:00.000Z'): Quote => ({ symbol, bid, ask, mid, timestamp });
+const EURUSD = quote('EURUSD', '1.08505', '1.08508', '1.085065');
+const AAPL = quote('AAPL', '227.10', '227.12', '227.11', '2026-11-22T11:59:58.000Z');
+const SGR = /\u001b\[[0-9;]*m/g;
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+const titles = (text: string) => lines(text)[1]!.replace(SGR, '').split(/[│|]/).map((cell) => cell.trim()).filter((cell) => cell !== '');
+/** What Python's str.splitlines() takes for a line break. */
+const SPLITLINES = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+describe('the table fits the terminal', () => {
+  it('is drawn whole without a width (a pipe)', () => {
+    expect(titles(renderTable([EURUSD, AAPL], { color: false, now }))).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age']);
+  });
+
+  it.each([
+    [80, ['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']],
+    [70, ['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Note']], // Age goes first
+    [60, ['Symbol', 'Bid', 'Ask', 'Mid', 'Note']], // then Spread
+    [50, ['Symbol', 'Bid', 'Ask', 'Note']], // then Mid
+    [40, ['Symbol', 'Bid', 'Ask']], // and the Note, too narrow to cut
+
+  ])('at %s columns keeps %j, and no line is wider', (columns, kept) => {
+    const crossed = quote('X', '1.3', '1.2', '1.25');
+    const text = renderTable([EURUSD, AAPL, crossed], { color: true, now, columns });
+    expect(titles(text)).toEqual(kept);
+    for (const line of lines(text)) expect([...line.replace(SGR, '')].length).toBeLessThanOrEqual(columns);
+    expect(text).toContain('EURUSD');
+    expect(text).toContain('227.10');
+  });
+
+  it('cuts a long note with a marker before dropping it', () => {
+    const text = renderTable([quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, columns: 44 });
+    expect(titles(text)).toEqual(['Symbol', 'Bid', 'Ask', 'Note']);
+    expect(text).toContain('│ crossed, timestamp… │\n');
+  });
+
+  it('never wraps, even where nothing more can go: the line is cut at the edge', () => {
+    const text = renderTable([quote('A-VERY-LONG-SYMBOL-NAME', '1.08505', '1.08508', '1.085065')], { color: true, now, columns: 30 });
+    expect(titles(text)).toEqual(['Symbol', 'Bi']);
+    for (const line of lines(text)) expect([...line.replace(SGR, '')].length).toBeLessThanOrEqual(30);
+    expect(text).not.toMatch(/\u001b\[1m[^\u001b]*\n/); // a cut inside a style is closed before the line ends
+  });
+});
+
+describe('plain ASCII', () => {
+  it('draws the box with + - | and cuts notes with ...', () => {
+    const text = renderTable([EURUSD, quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, ascii: true, columns: 46 });
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(lines(text)[0]).toBe('+--------+---------+---------+---------------+');
+    expect(text).toContain('| EURUSD | 1.08505 | 1.08508 |               |');
+    expect(text).toContain('| X      | 1.3     | 1.2     | crossed, t... |');
+  });
+});
+
+describe('ages', () => {
+  it.each([
+    [0, '0s'],
+    [-5000, '0s'], // a clock a little ahead
+    [1, '0.1s'],
+    [800, '0.8s'],
+    [501, '0.6s'], // rounded up: never younger than it is
+    [2000, '2s'],
+    [9_950, '10s'],
+    [12_300, '13s'],
+    [59_500, '60s'],
+    [90_000, '1m'],
+    [3 * 3_600_000 + 5 * 60_000, '3h 5m'],
+    [Number.NaN, '?'],
+  ])('%s ms reads %s', (ms, text) => {
+    expect(formatQuoteAge(ms)).toBe(text);
+  });
+
+  it('reads older than --max-age on a row marked stale', () => {
+    const rows = quoteRows([quote('A', '1', '2', '1.5', '2026-11-22T12:00:01.200Z')], { now, maxAgeMs: 500 });
+    expect(rows[0]).toMatchObject({ age: '0.8s', notes: ['stale'] });
+  });
+});
+
+describe('price cells of bounded width (a price of 1e999 must not pad every row)', () => {
+  it.each([
+    ['1.08505', '1.08505'],
+    ['1.084150000000000001', '1.084150000000000001'],
+    ['1E-8', '0.00000001'],
+    ['1e999', '1e+999'],
+    ['1e-999', '1e-999'],
+    ['-1.5e40', '-1.5e+40'],
+    ['1.0849999999999999999999999999999999', '1.084999999999999999999…'], // too many digits: cut, marked
+    ['1234567890123456789012345.123456789', '1.23456789012345678…e+24'],
+  ])('%s is shown as %s', (price, shown) => {
+    expect(boundedDecimal(price, MAX_PRICE_WIDTH)).toBe(shown);
+    expect(shown.length).toBeLessThanOrEqual(MAX_PRICE_WIDTH);
+  });
+
+  it('shows 1e999 and 1e-999 in exponent form, leaves the other rows as they were, and marks both', () => {
+    const text = renderTable([EURUSD, quote('BIG', '1e999', '3e999', '2e999'), quote('TINY', '1e-999', '2e-999', '1.5e-999')], { color: false, now });
+    const [eur, big, tiny] = lines(text).slice(3, 6);
+    expect(eur).toMatch(/│ EURUSD │ +1\.08505 │ +1\.08508 │ +1\.085065 │ +0\.00003 │ +2s │ +│$/);
+    expect(big).toMatch(/│ BIG +│ 1e\+999 +│ 3e\+999 +│ 2e\+999 +│ 2e\+999 +│ +2s │ bid is out of range, ask is out of range, mid is out of range │$/);
+    expect(tiny).toMatch(/│ TINY +│ 1e-999 +│ 2e-999 +│ +1\.5e-999 │ 1e-999 +│ +2s │ bid is out of range, ask is out of range, mid is out of range │$/);
+    for (const line of lines(text)) expect(line.length).toBeLessThan(250);
+  });
+
+  it('keeps the table within a small multiple of the body for 20,000 quotes', () => {
+    const data = Array.from({ length: 20_000 }, (_, i) => quote(`SYN${i}`, '1.08505', '1.08508', '1.085065'));
+    data[0] = quote('BIG', '1e999', '1e999', '1e999');
+    data[1] = quote('TINY', '1e-999', '1e-999', '1e-999');
+    const body = JSON.stringify({ data });
+    const text = renderTable(data, { color: false, now });
+    expect(lines(text)).toHaveLength(20_000 + 4);
+    // Before the bound: about 6,000 characters a row, a 121 MB table.
+    expect(text.length).toBeLessThan(2 * body.length);
+  });
+});
+
+describe('quotes that cannot be right are marked', () => {
+  it.each([
+    ['a negative price', quote('NEG', '-1.5', '1.6', '0.05'), 'bid is negative'],
+    ['a price out of range', quote('HUGE', '1e20', '1e20', '1e20'), 'bid is out of range'],
+    ['a mid outside bid..ask', quote('MID', '1.10', '1.20', '1.30'), 'mid is outside bid..ask'],
+    ['a day that does not exist', quote('DAY', '1.10', '1.20', '1.15', '2026-02-30T12:00:00Z'), 'timestamp names a day that does not exist'],
+    ['an impossible offset', quote('OFF', '1.10', '1.20', '1.15', '9999-12-31T23:59:59.999999999999+23:59'), 'timestamp is not an RFC 3339 date-time'],
+  ])('%s', (_name, bad, note) => {
+    const text = renderTable([EURUSD, bad], { color: true, now });
+    const row = lines(text).find((line) => line.includes(bad.symbol))!;
+    expect(row.replace(SGR, '')).toContain(note);
+    expect(row).toContain('\u001b[31m'); // in red, as crossed and locked are
+    expect(lines(text).find((line) => line.includes('EURUSD'))).not.toContain('\u001b[31m');
+  });
+});
+
+describe('a row stays one line in every format', () => {
+  const sneaky = quote('EUR\u2028USD\u2029X\u000bY\u000cZ\u001c\u001d\u001e\u0085W', '1.1', '1.2', '1.15', '2026-11-22T12:00:00Z\u2028');
+  it.each([
+    ['tsv', () => renderTsv([sneaky, EURUSD])],
+    ['csv', () => renderCsv([sneaky, EURUSD]).replaceAll('\r\n', '\n')],
+    ['table', () => renderTable([sneaky, EURUSD], { color: false, now })],
+  ])('%s', (_format, render) => {
+    const text = render();
+    const expected = text.split('\n').length;
+    expect(text.split(SPLITLINES)).toHaveLength(expected);
+    expect(text).toContain('EURUSDXYZW');
+  });
+});
+
+describe('mkt quotes draws the table to fit, against the sandbox', () => {
+  let sandbox: TestSandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    token = await cliLogin(sandbox.url);
+  });
+  afterAll(() => sandbox.close());
+
+  async function table(options: { tty: boolean; columns?: number; env?: Record<string, string> }) {
+    const test = createTestDeps({
+      stdoutIsTTY: options.tty, now: sandbox.clock.now,
+      env: { MKT_BASE_URL: sandbox.url, MKT_TOKEN: token, MKT_ORG: 'org_demo', NO_COLOR: '1', ...options.env },
+    });
+    test.deps.io.columns = options.columns;
+    const code = await main(['quotes', 'EURUSD', 'AAPL', '--format', 'table', '--max-age', '1ms'], test.deps);
+    expect(code).toBe(0);
+    return test.stdout();
+  }
+
+  it('in a 40-column terminal: the least needed columns dropped, no line wider', async () => {
+    const text = await table({ tty: true, columns: 40 });
+    expect(titles(text)).toEqual(['Symbol', 'Bid', 'Ask']);
+    for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(lines(text)).toHaveLength(6);
+  });
+
+  it('in a pipe: drawn whole, whatever the width', async () => {
+    expect(titles(await table({ tty: false, columns: 40 }))).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']);
+  });
+
+  it.each([
+    [{ LC_ALL: 'C', LANG: 'en_US.UTF-8' }],
+    [{ LANG: 'en_US.ISO-8859-1' }],
+  ])('in plain ASCII under %j', async (env) => {
+    const text = await table({ tty: true, columns: 100, env });
+    expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(text).toContain('| EURUSD |');
+  });
+});

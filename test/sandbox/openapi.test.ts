@@ -1,0 +1,230 @@
+// docs/openapi.yaml is the one description of the service: the sandbox serves it (as written and
+// as JSON), and every response it gives, for every operation and every error a request can
+// provoke, conforms to it (status, media type, body, headers). The last test checks that each
+// (operation, status) the document declares was seen.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { ERROR_STATUS } from '../../src/sandbox/errors.js';
+import { DEMO } from '../../src/sandbox/index.js';
+import { parseRawResponse, rawExchange, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { documentedResponses, OPENAPI, OPENAPI_TEXT, operationOf, problemsOf, type SeenResponse } from './openapi-validator.js';
+
+const TOKEN = '/v1/auth/token';
+const LOGIN = '/auth/cli-login';
+const QUOTES = '/v1/market/quotes';
+const SERVICE_PATHS = ['/healthz', '/openapi.yaml', '/openapi.json'];
+const ALL_PATHS = [TOKEN, LOGIN, QUOTES, ...SERVICE_PATHS];
+const METHOD: Record<string, string> = { [TOKEN]: 'POST', [LOGIN]: 'POST' };
+const methodOf = (path: string) => METHOD[path] ?? 'GET';
+const CODE_OF_STATUS = new Map<number, string>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code]));
+
+let sb: TestSandbox;
+/** Quotes and tokens limited to one a minute, for 429s. */
+let tight: TestSandbox;
+/** A clock that throws, and a request log that reads it: every route then fails inside (500). */
+let broken: TestSandbox;
+let token: string;
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ headersTimeoutMs: 300, requestTimeoutMs: 600, limits: { tokensPerMinute: 10_000 } });
+  tight = await startTestSandbox({ limits: { perMinute: 1, tokensPerMinute: 1 } });
+  let failing = false;
+  broken = await startTestSandbox({ onError: () => {}, onRequest: () => {} });
+  const clock = broken.clock.now;
+  broken.clock.now = () => {
+    if (failing) throw new Error('the clock broke');
+    return clock();
+  };
+  token = await tokenFor(sb);
+  failing = true;
+});
+afterAll(async () => {
+  await Promise.all([sb?.close(), tight?.close(), broken?.close()]);
+});
+
+async function tokenFor(target: TestSandbox): Promise<string> {
+  const response = await send(target, 'POST', TOKEN, { body: JSON.stringify({ client_id: 'demo', client_secret: 'demo-secret', grant_type: 'client_credentials' }), type: 'application/json' });
+  return (JSON.parse(response.body) as { access_token: string }).access_token;
+}
+
+interface Request {
+  query?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  type?: string;
+}
+
+async function send(target: TestSandbox, method: string, path: string, request: Request = {}): Promise<SeenResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.type !== undefined) headers['content-type'] = request.type;
+  const response = await fetch(`${target.url}${path}${request.query === undefined ? '' : `?${request.query}`}`, {
+    method, headers, body: request.body === undefined ? undefined : new TextEncoder().encode(request.body),
+  });
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+}
+
+async function sendRaw(target: TestSandbox, raw: string, timeoutMs = 3000): Promise<SeenResponse> {
+  const response = parseRawResponse(await rawExchange(target.port, raw, { timeoutMs, firstResponseOnly: true }));
+  if (response === undefined) throw new Error(`no response to ${JSON.stringify(raw.slice(0, 60))}`);
+  return { status: response.status, headers: response.headers, body: response.body };
+}
+
+/** Checks `response` to `method path` against the document, and the code against the status. */
+function conforms(method: string, path: string, response: SeenResponse, status: number): void {
+  expect(response.status, response.body).toBe(status);
+  expect(problemsOf(method, path, response)).toEqual([]);
+  if (status >= 400) {
+    const body = JSON.parse(response.body) as { code?: string; error: { code?: string } | string; request_id: string };
+    expect(typeof body.error === 'string' ? body.code : body.error.code).toBe(CODE_OF_STATUS.get(status));
+    expect(response.headers['x-request-id']).toBe(body.request_id);
+  }
+  seen.add(`${operationOf(method, path)} ${status}`);
+}
+
+const bearer = () => ({ authorization: `Bearer ${token}`, 'x-organization-id': DEMO.org });
+const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+const tokenJson = (fields: Record<string, unknown>) => ({ body: JSON.stringify(fields), type: 'application/json' });
+const GOOD_TOKEN = { client_id: 'demo', client_secret: 'demo-secret', grant_type: 'client_credentials' };
+const GOOD_LOGIN = { api_key: DEMO.apiKey, organization_id: DEMO.org };
+
+describe('the document', () => {
+  it('is served as written at /openapi.yaml, and as JSON at /openapi.json', async () => {
+    const yaml = await send(sb, 'GET', '/openapi.yaml');
+    conforms('GET', '/openapi.yaml', yaml, 200);
+    expect(yaml.headers['content-type']).toBe('application/yaml');
+    expect(yaml.body).toBe(OPENAPI_TEXT);
+    const json = await send(sb, 'GET', '/openapi.json');
+    conforms('GET', '/openapi.json', json, 200);
+    expect(JSON.parse(json.body)).toEqual(OPENAPI);
+  });
+
+  it('is embedded in the sandbox as generated from docs/openapi.yaml (`npx vitest run test/sandbox/openapi.test.ts --update` writes it)', async () => {
+    const generated = `// Generated from docs/openapi.yaml by test/sandbox/openapi.test.ts; do not edit. After changing the
+// YAML, \`npx vitest run test/sandbox/openapi.test.ts --update\` writes this file again (the test fails until then).
+export const OPENAPI_YAML = ${JSON.stringify(OPENAPI_TEXT)};
+export const OPENAPI_JSON = ${JSON.stringify(JSON.stringify(YAML.parse(OPENAPI_TEXT)))};
+`;
+    await expect(generated).toMatchFileSnapshot('../../src/sandbox/openapi-document.ts');
+  });
+
+  it('lists every route the sandbox serves, and the sandbox serves every path it lists', async () => {
+    expect(Object.keys(OPENAPI.paths).sort()).toEqual([...ALL_PATHS].sort());
+    for (const path of ALL_PATHS) expect((await send(sb, methodOf(path), path)).status).not.toBe(404);
+  });
+});
+
+describe('successful responses conform', () => {
+  it('POST /v1/auth/token: JSON, form, HTTP Basic (encoded or not)', async () => {
+    conforms('POST', TOKEN, await send(sb, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 200);
+    conforms('POST', TOKEN, await send(sb, 'POST', TOKEN, { body: new URLSearchParams(GOOD_TOKEN).toString(), type: 'application/x-www-form-urlencoded' }), 200);
+    conforms('POST', TOKEN, await send(sb, 'POST', TOKEN, { headers: basic('demo', 'demo-secret'), body: 'grant_type=client_credentials', type: 'application/x-www-form-urlencoded' }), 200);
+    conforms('POST', TOKEN, await send(sb, 'POST', TOKEN, { headers: basic('demo', 'demo-secret'), ...tokenJson({ grant_type: 'client_credentials', scope: 'market.read' }) }), 200);
+  });
+
+  it('POST /auth/cli-login', async () => {
+    conforms('POST', LOGIN, await send(sb, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 200);
+  });
+
+  it('GET /v1/market/quotes, with and without a venue, known and unknown symbols', async () => {
+    for (const query of ['symbols=EURUSD,AAPL,USDJPY', 'symbols=aapl&venue=arcx', 'symbols=NOPE', 'symbols=SPY,QQQ&venue=XLON']) {
+      conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query, headers: bearer() }), 200);
+    }
+    const login = JSON.parse((await send(sb, 'POST', LOGIN, tokenJson(GOOD_LOGIN))).body) as { access_token: string };
+    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), authorization: `Bearer ${login.access_token}` } }), 200);
+  });
+
+  it('GET /healthz', async () => {
+    conforms('GET', '/healthz', await send(sb, 'GET', '/healthz'), 200);
+  });
+});
+
+describe('errors a request can provoke conform', () => {
+  it.each([
+    ['malformed JSON', 400, tokenJson({}), '{"client_id":'],
+    ['an unknown JSON field', 400, tokenJson({ ...GOOD_TOKEN, clientId: 'x' })],
+    ['an unsupported grant type', 400, tokenJson({ ...GOOD_TOKEN, grant_type: 'password' })],
+    ['a malformed scope', 400, tokenJson({ ...GOOD_TOKEN, scope: 'a"b' })],
+    ['HTTP Basic alone, with no body', 400, { headers: basic('demo', 'demo-secret') }],
+    ['Basic and a body secret', 400, { headers: basic('demo', 'demo-secret'), ...tokenJson({ ...GOOD_TOKEN, client_id: undefined }) }],
+    ['a wrong secret', 401, tokenJson({ ...GOOD_TOKEN, client_secret: 'wrong' })],
+    ['a wrong Basic secret', 401, { headers: basic('demo', 'wrong'), body: 'grant_type=client_credentials', type: 'application/x-www-form-urlencoded' }],
+    ['no credentials', 401, tokenJson({ grant_type: 'client_credentials' })],
+    ['a body over 64 KiB', 413, tokenJson({ pad: 'x'.repeat(65 * 1024) })],
+    ['text/plain', 415, { body: 'grant_type=client_credentials', type: 'text/plain' }],
+  ] as Array<[string, number, Request, string?]>)('POST /v1/auth/token with %s: %i', async (_name, status, request, rawBody) => {
+    conforms('POST', TOKEN, await send(sb, 'POST', TOKEN, rawBody === undefined ? request : { ...request, body: rawBody }), status);
+  });
+
+  it.each([
+    ['malformed JSON', 400, { body: '{"api_key"', type: 'application/json' }],
+    ['a malformed organization', 400, tokenJson({ ...GOOD_LOGIN, organization_id: 'demo' })],
+    ['an unknown field', 400, tokenJson({ ...GOOD_LOGIN, remember: true })],
+    ['a wrong API key', 401, tokenJson({ ...GOOD_LOGIN, api_key: 'demo.wrong' })],
+    ['no API key', 401, tokenJson({ organization_id: DEMO.org })],
+    ['another organization', 403, tokenJson({ ...GOOD_LOGIN, organization_id: 'org_other' })],
+    ['a client without market.read', 403, tokenJson({ api_key: 'noscope.noscope-secret', organization_id: DEMO.org })],
+    ['a body over 64 KiB', 413, tokenJson({ pad: 'x'.repeat(65 * 1024) })],
+    ['a form', 415, { body: 'api_key=demo.demo-secret', type: 'application/x-www-form-urlencoded' }],
+  ] as Array<[string, number, Request]>)('POST /auth/cli-login with %s: %i', async (_name, status, request) => {
+    conforms('POST', LOGIN, await send(sb, 'POST', LOGIN, request), status);
+  });
+
+  it('GET /v1/market/quotes: 400 before and after the limiter, 401, 403', async () => {
+    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${token}` } }), 400);
+    const invalidQuery = await send(sb, 'GET', QUOTES, { query: 'symbols=', headers: bearer() });
+    conforms('GET', QUOTES, invalidQuery, 400);
+    expect(invalidQuery.headers['ratelimit-limit']).toBeDefined();
+    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { 'x-organization-id': DEMO.org } }), 401);
+    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), authorization: `Bearer ${'x'.repeat(43)}` } }), 401);
+    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), 'x-organization-id': 'org_other' } }), 403);
+    const noscope = JSON.parse((await send(sb, 'POST', TOKEN, tokenJson({ ...GOOD_TOKEN, client_id: 'noscope', client_secret: 'noscope-secret' }))).body) as { access_token: string };
+    const scope = await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), authorization: `Bearer ${noscope.access_token}` } });
+    conforms('GET', QUOTES, scope, 403);
+    expect(scope.headers['www-authenticate']).toContain('insufficient_scope');
+  });
+
+  it('429 on the three limited operations', async () => {
+    const quotesToken = await tokenFor(tight);
+    const quotes = { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${quotesToken}`, 'x-organization-id': DEMO.org } };
+    conforms('GET', QUOTES, await send(tight, 'GET', QUOTES, quotes), 200);
+    conforms('GET', QUOTES, await send(tight, 'GET', QUOTES, quotes), 429);
+    conforms('POST', TOKEN, await send(tight, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 429);
+    conforms('POST', LOGIN, await send(tight, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 429);
+  });
+
+  it.each(ALL_PATHS)('%s: 414 for a query over 8 KiB, 417 for an unknown Expect, 431 for oversized headers', async (path) => {
+    const method = methodOf(path);
+    conforms(method, path, await send(sb, method, path, { query: `x=${'a'.repeat(8 * 1024)}`, headers: bearer() }), 414);
+    conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n{}`), 417);
+    conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`), 431);
+  });
+
+  it.each(ALL_PATHS)('%s: 408 for a request that arrives too slowly', async (path) => {
+    const method = methodOf(path);
+    conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\n`, 4000), 408);
+  });
+
+  it.each([TOKEN, LOGIN, QUOTES])('%s: 400 for a request that is not valid HTTP', async (path) => {
+    conforms(methodOf(path), path, await sendRaw(sb, `${methodOf(path)} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`), 400);
+  });
+
+  it.each(ALL_PATHS)('%s: 500 when the service itself fails', async (path) => {
+    const method = methodOf(path);
+    const request = method === 'POST' ? tokenJson(path === TOKEN ? GOOD_TOKEN : GOOD_LOGIN) : { query: 'symbols=EURUSD', headers: bearer() };
+    conforms(method, path, await send(broken, method, path, request), 500);
+  });
+
+  it('404 for any other path, 405 for another method on a listed one', async () => {
+    for (const path of ['/', '/v1/market/quotes/', '/openapi', '/healthz/']) conforms('GET', path, await send(sb, 'GET', path), 404);
+    for (const [method, path] of [['POST', QUOTES], ['DELETE', TOKEN], ['GET', LOGIN], ['PUT', '/healthz'], ['POST', '/openapi.json']]) {
+      conforms(method!, path!, await send(sb, method!, path!), 405);
+    }
+  });
+});
+
+describe('coverage', () => {
+  it('saw every (operation, status) the document declares', () => {
+    expect(documentedResponses().filter((pair) => !seen.has(pair))).toEqual([]);
+  });
+});
