@@ -33,7 +33,7 @@ describe('mkt status', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Profile: +default {2}\(default\)$/m);
     expect(result.stdout).toMatch(new RegExp(`^Base URL: +${sandbox.url.replace(/\./g, '\\.')} {2}\\(from MKT_BASE_URL\\)$`, 'm'));
-    expect(result.stdout).toMatch(/^Organization: +org_demo {2}\(from .*config\.json \(profile default\), from the stored token\)$/m);
+    expect(result.stdout).toMatch(/^Organization: +org_demo {2}\(from .*config\.json \(profile default\)\)$/m);
     expect(result.stdout).toMatch(/^ {2}Expires: +in 10m \(/m);
     expect(result.stdout).toMatch(/mode 0600, directory 0700, private/);
     expect(result.stdout).toContain('Credentials are usable.');
@@ -106,7 +106,7 @@ describe('mkt logout', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/Removed the stored token of profile default\. The service defines no revocation: the token stays valid for 10m more, until it expires\./);
     const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
-    expect(profile).toEqual({ format: 'json' });
+    expect(profile).toEqual({ org: 'org_demo', format: 'json' });
     expect((await run(['status'])).code).toBe(4);
   });
 
@@ -120,6 +120,7 @@ describe('mkt logout', () => {
   });
 
   it('says so when there is nothing to remove', async () => {
+    expect((await run(['config', 'set', 'format', 'csv', '--profile', 'nobody'])).code).toBe(0);
     const result = await run(['logout', '--profile', 'nobody']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('No stored token for profile nobody.\n');
@@ -144,6 +145,7 @@ describe('profiles and precedence', () => {
     expect(await org([])).toMatchObject({ value: 'org_fromconfig', kind: 'config' });
     expect(await org([], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromenv', kind: 'env', source: 'MKT_ORG' });
     expect(await org(['--org', 'org_fromflag'], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromflag', kind: 'flag', source: '--org' });
+    expect((await run(['config', 'set', 'format', 'csv', '--profile', 'other'])).code).toBe(0);
     const profile = JSON.parse((await run(['status', '--json'], { env: { MKT_PROFILE: 'other' } })).stdout).profile;
     expect(profile).toMatchObject({ value: 'other', kind: 'env', source: 'MKT_PROFILE' });
   });

@@ -43,7 +43,11 @@ export function registerHelp(program: Command, deps: Deps): void {
       if (text) return deps.io.stdout.write(text());
       let command: Command | undefined = program;
       for (const name of topic) command = command?.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
-      if (!command) throw new UsageError(`no help topic or command "${topic.join(' ')}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${program.commands.map((c) => c.name()).join(', ')}`);
+      if (!command) {
+        // Only the commands `mkt --help` lists: not the hidden __complete the completion scripts call.
+        const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
+        throw new UsageError(`no help topic or command "${topic.join(' ').slice(0, 80)}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${commands.join(', ')}`);
+      }
       command.outputHelp();
     });
 }

@@ -8,6 +8,7 @@ import { isStale } from '../../shared/time.js';
 import { hasControl, stripControl } from '../../shared/text.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { IncompleteError, UsageError } from '../errors.js';
@@ -67,9 +68,11 @@ Examples:
   $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
   $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
   $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .`);
-  addNetworkOptions(addTargetOptions(command)).action(async (args: string[], options: QuotesOptions) => {
-    const color = program.opts<{ color?: boolean }>().color;
-    state.exitCode = await runQuotes(deps, args, { ...options, color }, state);
+  command.option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
+  addNetworkOptions(addTargetOptions(command)).action(async (args: string[], _options: QuotesOptions, self: Command) => {
+    // --no-color before or after the command: each parse has its own default of true.
+    const color = [program, self].every((parsed) => parsed.opts<{ color?: boolean }>().color !== false);
+    state.exitCode = await runQuotes(deps, args, { ...commandOptions<QuotesOptions>(self), color }, state);
   });
 }
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
 import { tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatAge } from '../../shared/time.js';
 import { safeJson, stripControl } from '../../shared/text.js';
@@ -56,7 +57,8 @@ Exits 0 when the credentials are usable, 4 when they are not. Does not contact t
 Examples:
   $ mkt status
   $ mkt status --json | jq .token.expires_in_seconds`);
-  addTargetOptions(command).action(async (options: StatusOptions) => {
+  addTargetOptions(command).action(async (_options: StatusOptions, self: Command) => {
+    const options = commandOptions<StatusOptions>(self);
     const report = await buildStatus(deps, options);
     deps.io.stdout.write(options.json ? `${safeJson(report, 2)}\n` : renderStatus(report));
     state.exitCode = report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;

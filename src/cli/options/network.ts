@@ -8,6 +8,7 @@ export interface NetworkFlags {
   maxWait?: string;
   caFile?: string;
   verbose?: boolean;
+  quiet?: boolean;
 }
 
 export function addNetworkOptions(command: Command): Command {
@@ -16,5 +17,6 @@ export function addNetworkOptions(command: Command): Command {
     .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
     .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT)')
     .option('--ca-file <path>', 'extra PEM CA certificates to trust (env MKT_CA_FILE)')
-    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)');
+    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)')
+    .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print');
 }
