@@ -54,7 +54,9 @@ describe('mkt status', () => {
     const result = await run(['status', '--json', '--org', 'org_demo']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(Object.keys(report)).toEqual(['schema_version', 'usable', 'problems', 'profile', 'base_url', 'organization', 'token', 'config_file']);
+    // Version 1's fields first, in their order; the ones added since after them.
+    expect(Object.keys(report)).toEqual(['schema_version', 'usable', 'problems', 'profile', 'base_url', 'organization', 'token', 'config_file',
+      'warnings', 'client_credentials', 'check']);
     expect(report).toMatchObject({
       schema_version: 1, usable: true, problems: [],
       profile: { value: 'default', kind: 'default' },

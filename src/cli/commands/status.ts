@@ -1,8 +1,9 @@
 // mkt status: which profile, service, organization and token a command would use, and where each
-// came from. Offline: it reads settings and the store, and never prints the token.
+// came from. Offline, it reads settings and the store; --check asks the service (../status-check.ts).
+// It never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { tokenProblem } from '../credentials.js';
+import { credentialsHint, isBearerToken, tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,12 +12,16 @@ import { safeJson, stripControl } from '../../shared/text.js';
 import type { RunState } from '../main.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from '../options/target.js';
+import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { checkRows, checkWithService, DEFAULT_CHECK_SYMBOL, type StatusCheck } from '../status-check.js';
 
-export interface StatusOptions extends TargetFlags {
+export interface StatusOptions extends TargetFlags, NetworkFlags {
   json?: boolean;
+  check?: boolean;
+  checkSymbol?: string;
 }
 
-/** `mkt status --json`, schema_version 1 (README "mkt status --json"). */
+/** `mkt status --json`, schema_version 1 (README "mkt status --json"); fields are only ever added. */
 export interface StatusReport {
   schema_version: 1;
   usable: boolean;
@@ -39,6 +44,12 @@ export interface StatusReport {
     fingerprint: string | null;
   };
   config_file: { path: string; exists: boolean; mode: string | null; dir_mode: string | null; safe: boolean };
+  /** Things that may go wrong although the credentials look usable (an organization the token was not issued for). */
+  warnings: string[];
+  /** MKT_CLIENT_ID and MKT_CLIENT_SECRET: with them, commands get a token when there is none or it has expired. */
+  client_credentials: { present: boolean; client_id: string | null; renews_token: boolean };
+  /** What the service said to one quotes request (--check); null without --check. */
+  check: StatusCheck | null;
 }
 
 interface Setting {
@@ -49,25 +60,33 @@ interface Setting {
 
 export function registerStatus(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('status')
-    .description('show the profile, service, organization and token in use, and where each comes from')
+    .description('show the profile, service, organization and token in use, and where each comes from; --check asks the service')
     .option('--json', 'write the status as JSON (a stable schema, see the README)')
+    .option('--check', 'ask the service: one quotes request proves it is reachable and takes the credentials, and shows the rate-limit headroom')
+    .option('--check-symbol <symbol>', `the symbol --check asks for (default ${DEFAULT_CHECK_SYMBOL})`)
     .addHelpText('after', `
-Exits 0 when the credentials are usable, 4 when they are not. Does not contact the service.
+Offline, exits 0 when the credentials are usable (a token, or MKT_CLIENT_ID and MKT_CLIENT_SECRET
+to get one) and 4 when they are not. With --check, one quotes request (one symbol, one unit of the
+rate limit) proves reachability, authentication and authorization, as \`gh auth status\` does; the
+exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network).
 
 Examples:
   $ mkt status
+  $ mkt status --check                                  # a CI pre-flight
   $ mkt status --json | jq .token.expires_in_seconds`);
-  addTargetOptions(command).action(async (_options: StatusOptions, self: Command) => {
+  addNetworkOptions(addTargetOptions(command)).action(async (_options: StatusOptions, self: Command) => {
     const options = commandOptions<StatusOptions>(self);
     const report = await buildStatus(deps, options);
+    if (options.check && report.usable) await checkWithService(deps, options, state, report);
     deps.io.stdout.write(options.json ? `${safeJson(report, 2)}\n` : renderStatus(report));
-    state.exitCode = report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
+    state.exitCode = report.check && !report.check.ok ? report.check.exit_code : report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
   });
 }
 
 export async function buildStatus(deps: Deps, options: TargetFlags): Promise<StatusReport> {
   const settings = resolveSettings(deps, options);
   const problems: string[] = [];
+  const warnings: string[] = [];
   let baseUrl = settings.baseUrl.value;
   if (baseUrl === undefined) problems.push('no base URL: pass --base-url, set MKT_BASE_URL, or run `mkt config set base-url URL`');
   else {
@@ -81,8 +100,18 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
   const token = settings.token.value;
   const now = deps.now();
   const fromEnv = settings.token.kind === 'env';
+  const clientId = deps.env.MKT_CLIENT_ID || undefined;
+  const hasClientCredentials = clientId !== undefined && Boolean(deps.env.MKT_CLIENT_SECRET);
   const problem = fromEnv ? undefined : tokenProblem(token, baseUrl, now);
-  if (problem && problem.kind !== 'expiring') problems.push(`${problem.message}: run \`mkt login\` or \`mkt token\``);
+  // As requireCredentials does: client credentials in the environment get a token when none is usable.
+  const renews = hasClientCredentials && problem !== undefined && problem.kind !== 'other-service';
+  if (fromEnv && !isBearerToken(token!.access_token)) problems.push('MKT_TOKEN holds a character a bearer token cannot have (a space, a line break or another control character)');
+  if (problem && problem.kind !== 'expiring' && !renews) problems.push(`${problem.message}: ${credentialsHint(settings, problem, baseUrl)}`);
+  if (renews) warnings.push(`${problem!.message}; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it`);
+  const tokenOrg = fromEnv ? undefined : token?.organization_id;
+  if (tokenOrg && settings.org.value && tokenOrg !== settings.org.value && !renews) {
+    warnings.push(`the stored token was issued for ${tokenOrg}, not ${settings.org.value} (from ${settings.org.source}): the service will refuse quotes (403) unless the token may act for ${settings.org.value} too`);
+  }
   const expiresAt = token?.expires_at;
   const left = expiresAt ? Date.parse(expiresAt) - now : undefined;
   const permissions = deps.config.permissions();
@@ -114,6 +143,9 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
       dir_mode: permissions.dirMode === undefined ? null : formatMode(permissions.dirMode),
       safe: permissions.safe,
     },
+    warnings,
+    client_credentials: { present: hasClientCredentials, client_id: hasClientCredentials ? clientId : null, renews_token: renews },
+    check: null,
   };
 }
 
@@ -142,11 +174,14 @@ export function renderStatus(report: StatusReport): string {
   }
   const file = report.config_file;
   rows.push(['Config file', `${file.path}${file.exists ? `  (mode ${file.mode}, directory ${file.dir_mode}, ${file.safe ? 'private' : 'READABLE BY OTHERS'})` : '  (not created yet)'}`]);
+  if (report.client_credentials.present) rows.push(['Client credentials', `${report.client_credentials.client_id}  (from MKT_CLIENT_ID and MKT_CLIENT_SECRET)`]);
+  if (report.check) rows.push(...checkRows(report.check));
   // Scope, organization and addresses can come from the service: nothing in them may drive the terminal.
   for (const row of rows) row[1] = stripControl(row[1]);
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   let text = rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
-  text += report.usable ? 'Credentials are usable.\n' : report.problems.map((problem) => `Problem: ${problem}\n`).join('');
+  text += report.warnings.map((warning) => `Warning: ${stripControl(warning)}\n`).join('');
+  text += report.usable ? `Credentials are usable${report.check ? ': the service took them' : ''}.\n` : report.problems.map((problem) => `Problem: ${stripControl(problem)}\n`).join('');
   return text;
 }
 
