@@ -280,3 +280,53 @@ describe('an organization that is not org_<id>', () => {
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });
+
+describe('settings that stay (issue 12 section 3)', () => {
+  const bare = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { configDir, now: sandbox.clock.now, env });
+
+  it('login --base-url --org keeps both in the profile; logout removes the token only; login again needs only the key', async () => {
+    const first = await bare(['login', '--org', 'org_demo', '--base-url', sandbox.url], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`Saved base-url ${sandbox.url} and org org_demo in profile default`);
+    expect((await bare(['config', 'get', 'base-url'])).stdout).toBe(`${sandbox.url}\n`);
+    expect((await bare(['config', 'get', 'org'])).stdout).toBe('org_demo\n');
+    const status = await bare(['status']);
+    expect(status.stdout).toMatch(/^Base URL: +\S+ {2}\(from .*config\.json \(profile default\)\)$/m);
+    expect((await bare(['logout'])).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default).toEqual({ base_url: sandbox.url, org: 'org_demo' });
+    const again = await bare(['login'], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('Saved');
+    expect((await bare(['quotes', 'EURUSD'])).code).toBe(0);
+  });
+
+  it('mkt token keeps them too, in its own profile', async () => {
+    const result = await bare(['token', '--base-url', sandbox.url, '--org', 'org_demo', '--profile', 'ci'], { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' });
+    expect(result.code).toBe(0);
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.ci;
+    expect(profile).toMatchObject({ base_url: sandbox.url, org: 'org_demo' });
+  });
+
+  it('values from the environment belong to that shell or job and are not saved', async () => {
+    expect((await bare(['login'], { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo' })).code).toBe(0);
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
+    expect(profile.base_url).toBeUndefined();
+    expect(profile.org).toBeUndefined();
+  });
+
+  it('an organization typed at the prompt is kept', async () => {
+    const result = await bare(['login'], { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: sandbox.url });
+    expect(result.code).toBe(2);
+    const prompted = await runCli(['login'], { configDir, now: sandbox.clock.now, env: { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: sandbox.url },
+      stdinIsTTY: true, stdoutIsTTY: true, prompts: ['org_demo'] });
+    expect(prompted.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.org).toBe('org_demo');
+  });
+
+  it('a flag replaces a saved value, and says so', async () => {
+    expect((await bare(['config', 'set', 'base-url', 'http://127.0.0.1:9'])).code).toBe(0);
+    const result = await bare(['login', '--org', 'org_demo', '--base-url', sandbox.url], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(result.code).toBe(0);
+    expect((await bare(['config', 'get', 'base-url'])).stdout).toBe(`${sandbox.url}\n`);
+  });
+});
