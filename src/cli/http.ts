@@ -1,6 +1,5 @@
 // HTTP for commands: one undici dispatcher per run, built from the environment (proxies, CAs), and
 // the retry, timeout and debug options from flags and MKT_* variables.
-import fs from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { DEFAULTS, type TransportOptions } from '../api/request.js';
 import { loadAgent, loadEnvHttpProxyAgent } from '../api/undici.js';
@@ -10,6 +9,7 @@ import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
 import { formatDuration, parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
+import { readFileLimited } from '../shared/read-limited.js';
 import type { RunState } from './main.js';
 import type { NetworkFlags } from './options/network.js';
 
@@ -72,7 +72,7 @@ async function createDispatcher(
   // node:http to read it (scripts/build.js, docs/benchmarks.md).
   const maxHeaderSize = 16 * 1024;
   if (caFile) {
-    connect.ca = await readCertificates(env, caFile.value, caFile.source);
+    connect.ca = await readCertificates(deps, caFile.value, caFile.source);
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
@@ -141,19 +141,21 @@ function redactProxy(value: string): string {
   return value.replace(/\/\/[^/]*@/, '//[redacted]@');
 }
 
-/** Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. */
-async function readCertificates(env: Deps['env'], caFile: string, source: string): Promise<string[]> {
+/** A CA bundle of every public root is about 220 KB; a file larger than this is not one. */
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. Read
+ * as streams with a byte cap (a device such as /dev/zero has no size to check), interruptible.
+ */
+async function readCertificates(deps: Deps, caFile: string, source: string): Promise<string[]> {
   const { rootCertificates } = await import('node:tls');
-  const read = (file: string, from: string) => {
-    try {
-      const text = fs.readFileSync(file, 'utf8');
-      if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${file} (from ${from}) holds no PEM certificate`);
-      return text;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read the CA file ${file} (from ${from}): ${(error as Error).message}`);
-    }
+  const read = async (file: string, from: string) => {
+    const text = await readFileLimited(file, `the CA file ${file} (from ${from})`, MAX_CA_FILE_BYTES, deps.signal);
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${file} (from ${from}) holds no PEM certificate`, 'point it at a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)');
+    return text;
   };
-  const extra = env.NODE_EXTRA_CA_CERTS ? [read(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS')] : [];
-  return [...rootCertificates, ...extra, read(caFile, source)];
+  const extraFile = deps.env.NODE_EXTRA_CA_CERTS;
+  const extra = extraFile ? [await read(extraFile, 'NODE_EXTRA_CA_CERTS')] : [];
+  return [...rootCertificates, ...extra, await read(caFile, source)];
 }

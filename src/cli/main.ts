@@ -31,6 +31,8 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
   let own: ProcessDeps | undefined;
   let d: Deps | undefined;
   let code: number;
+  /** Whether an error has been reported: one failure, one message. */
+  let reported = false;
   try {
     if (deps === undefined) own = await createProcessDeps();
     d = withScrubbedOutput(deps ?? own!);
@@ -42,12 +44,15 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
     code = exits.isCommanderError(error) && (error.exitCode === 0 || error.code === 'commander.help')
       ? exits.ExitCode.OK
       : await reportError(exits, error, d ?? deps, state, argv);
+    reported = code !== exits.ExitCode.OK;
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
     own?.dispose();
   }
-  if (own !== undefined && code === exits.ExitCode.OK) {
-    // A failed write to stdout is reported on the next turn of the event loop.
+  if (own !== undefined && !reported) {
+    // A failed write to stdout is reported on the next turn of the event loop. Output that was lost
+    // is the failure to report, whatever the command's own exit code (`mkt status` exits 4 with its
+    // report on stdout), unless an error message has already been written.
     await new Promise((resolve) => setImmediate(resolve));
     const failed = own.outputError();
     if (failed) {

@@ -2,6 +2,7 @@
 // did not get.
 import { Command, Option } from 'commander';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import { quoteProblems } from '../../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
 import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
 import { isStale } from '../../shared/time.js';
@@ -48,7 +49,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--venue <venue>', 'only quotes from this venue or market center, e.g. XNAS')
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
     .option('--json', 'the same as --format json')
-    .option('--strict', 'exit 3 when a symbol is missing or a quote is stale')
+    .option('--strict', 'exit 3 when a symbol is missing, a quote is stale, or a quote cannot be right (a negative price, a mid outside bid..ask, a date that does not exist)')
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
@@ -127,8 +128,12 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     problems.push(`no quote for ${result.missing.length} of ${symbols.length} symbol${symbols.length === 1 ? '' : 's'}: ${listSome(result.missing)}`);
   }
   if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
+  // Checked under --strict only: big.js on every price costs about 35 ms per 10,000 quotes, which
+  // a plain run does not pay (the table marks them either way).
+  const wrong = options.strict ? wrongQuotes(result.data, now) : [];
+  if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
   if (problems.length === 0) return 0;
-  if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is incomplete; without --strict this is a warning');
+  if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
   for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
   return 0;
 }
@@ -157,6 +162,16 @@ export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: numb
   const stale: string[] = [];
   for (const quote of data) if (isStale(quote.timestamp, now, maxAgeMs)) stale.push(quote.symbol);
   return stale;
+}
+
+/** `EURUSD (bid is negative)` for each quote quoteProblems finds wrong. */
+function wrongQuotes(data: readonly Quote[], now: number): string[] {
+  const wrong: string[] = [];
+  for (const quote of data) {
+    const problems = quoteProblems(quote, now);
+    if (problems.length > 0) wrong.push(`${quote.symbol} (${problems.join(', ')})`);
+  }
+  return wrong;
 }
 
 function listSome(symbols: readonly string[]): string {
