@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError } from '../api/errors.js';
 import type { Deps } from './deps.js';
 import { commandOptions } from './options/command-options.js';
+import { formatSpan } from './progress.js';
 import { scanArgv } from './options/format.js';
 import { resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
@@ -91,11 +92,19 @@ function cliHint(error: Error, context: ErrorContext): Words | undefined {
   if (error instanceof AuthError) return { hint: quotesAuthHint(context) };
   if (error instanceof ForbiddenError) return { hint: forbiddenHint(context) };
   if (error instanceof InvalidRequestError) {
-    const most = /at most (\d+)\b[^.;]*symbols/.exec(error.message);
-    if (most) return { hint: `the service takes at most ${most[1]} symbols in one request: use --batch-size ${most[1]} (or less)` };
+    const most = symbolLimitOf(error);
+    if (most !== undefined) return { hint: `the service takes at most ${most} symbols in one request: use --batch-size ${most} (or less)` };
     return { hint: 'check the symbols, the venue and the organization (--org)' };
   }
   return undefined;
+}
+
+/** The most symbols the service says one request takes, from its 400; undefined when it did not say. */
+export function symbolLimitOf(error: unknown): number | undefined {
+  if (!(error instanceof InvalidRequestError)) return undefined;
+  const most = /at most (\d+)\b[^.;]*symbols/.exec(error.message);
+  const limit = most === null ? NaN : Number(most[1]);
+  return Number.isSafeInteger(limit) && limit >= 1 ? limit : undefined;
 }
 
 /** 400, 401 and 403 from the token endpoints: the credentials just given, or the client credentials in the environment. */
@@ -181,14 +190,6 @@ export function roundUp(ms: number): number {
   if (ms <= 60_000) return Math.max(10_000, Math.ceil(ms / 10_000) * 10_000);
   if (ms <= 3_600_000) return Math.ceil(ms / 60_000) * 60_000;
   return Math.ceil(ms / 3_600_000) * 3_600_000;
-}
-
-/** 1m40s, 2m, 1h5m, 45s: whole seconds, rounded up. */
-export function formatSpan(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
-  const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
-  return text === '' ? '0s' : text;
 }
 
 function settingsOf(context: ErrorContext): Settings | undefined {

@@ -7,22 +7,29 @@ import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
-import { formatDuration, parseDuration } from '../shared/duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
 import { readFileLimited } from '../shared/read-limited.js';
 import type { RunState } from './main.js';
 import type { NetworkFlags } from './options/network.js';
-
-export function announceToStderr(deps: Deps, verbose: boolean): boolean {
-  return deps.io.stderrIsTTY || verbose || isDebug(deps.env);
-}
+import { createProgress, type Progress } from './progress.js';
 
 /**
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
  */
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<TransportOptions> {
+/** The client's options, and the progress and wait announcements of the command (../progress.ts). */
+export type CliHttp = TransportOptions & { progress: Progress };
+
+/**
+ * The default --max-wait: a whole rate window of a minute and half again, so that work that fits the
+ * quota waits for the next window instead of failing (issue 12). The library's own default agrees
+ * once its side of that issue lands.
+ */
+export const DEFAULT_MAX_WAIT_MS = 90_000;
+
+export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<CliHttp> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -35,13 +42,12 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const retriesSetting = setting(flags.retries, '--retries', 'MKT_RETRIES');
   const retries = retriesSetting ? parseInteger(retriesSetting.value, retriesSetting.source, { max: 10 }) : DEFAULTS.retries;
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
-  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULTS.maxWaitMs;
+  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULT_MAX_WAIT_MS;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
   const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
-  const announce = announceToStderr(deps, verbose);
-  // On a terminal, a progress line (`fetched 2/5 batches`) may be showing: clear it first.
-  const line = deps.io.stderrIsTTY ? '\r\u001b[2K' : '';
+  const progress = createProgress(deps, { quiet: flags.quiet, verbose });
+  state.cleanups.push(async () => progress.stop());
   return {
     dispatcher,
     timeoutMs,
@@ -52,13 +58,12 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     sleep: deps.sleep,
     random: deps.random,
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
-    onRetry: announce
-      ? (event) => deps.io.stderr.write(`${line}${event.reason}; retrying in ${formatDuration(event.waitMs)} (${event.attempt - 1}/${event.retries})\n`)
-      : undefined,
-    onThrottle: announce
-      ? (waitMs) => deps.io.stderr.write(`${line}close to the rate limit; waiting ${formatDuration(waitMs)} for the window to reset\n`)
-      : undefined,
+    // Until the library's onWait (issue 12) lands: its two older events, told as one. Then `onWait:
+    // progress.onWait`, and these two go.
+    onRetry: (event) => progress.onWait({ kind: 'retry', waitMs: event.waitMs, reason: event.reason, done: progress.done, total: progress.total, attempt: event.attempt, retries: event.retries }),
+    onThrottle: (waitMs) => progress.onWait({ kind: 'rate-limit', waitMs, reason: 'rate limit', done: progress.done, total: progress.total }),
     onDebug,
+    progress,
   };
 }
 

@@ -73,8 +73,8 @@ describe('batched quotes stay within the announced budget', () => {
     expect(limiter.refused()).toBe(0);
     expect(api.requests).toHaveLength(5);
     // After clearing the progress line (`fetched 2/5 batches`).
-    expect(run.stderr).toMatch(/\r\u001b\[2Kclose to the rate limit; waiting \d+m?s for the window to reset\n/);
-    expect(run.stderr.split('close to the rate limit')).toHaveLength(3);
+    expect(run.stderr).toMatch(/\r\u001b\[2Kwaiting \d+m?s for the rate limit \(2\/5 requests done\)\n/);
+    expect(run.stderr.split('for the rate limit')).toHaveLength(3);
   });
 
   it('--verbose says why it waits', async () => {

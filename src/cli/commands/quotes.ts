@@ -1,7 +1,7 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import { Command, Option } from 'commander';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../api/quotes.js';
 import { quoteProblems } from '../../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
 import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
@@ -13,6 +13,7 @@ import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { IncompleteError, UsageError } from '../errors.js';
+import { fetchQuotes } from '../fetch-quotes.js';
 import { createHttp } from '../http.js';
 import { chooseFormat, FORMATS, type Format } from '../options/format.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
@@ -101,22 +102,16 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);
-  const progress = createProgress(deps);
-  let result: QuotesResult;
-  try {
-    result = await getQuotes(http, {
-      baseUrl: credentials.baseUrl,
-      accessToken: credentials.accessToken,
-      organizationId: credentials.organizationId,
-      symbols,
-      venue,
-      batchSize,
-      concurrency,
-      onProgress: progress.update,
-    });
-  } finally {
-    progress.done();
-  }
+  state.symbolCount = symbols.length;
+  const result = await fetchQuotes(deps, http, {
+    baseUrl: credentials.baseUrl,
+    accessToken: credentials.accessToken,
+    organizationId: credentials.organizationId,
+    symbols,
+    venue,
+    batchSize,
+    concurrency,
+  }, { batchSizeGiven: batchSize !== undefined, quiet: options.quiet });
 
   const now = deps.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
@@ -177,19 +172,4 @@ function wrongQuotes(data: readonly Quote[], now: number): string[] {
 function listSome(symbols: readonly string[]): string {
   const shown = symbols.slice(0, 10).map(stripControl).join(', ');
   return symbols.length > 10 ? `${shown} and ${symbols.length - 10} more` : shown;
-}
-
-/** "fetched 3/10 batches" on a terminal's stderr, for long symbol lists only. */
-function createProgress(deps: Deps): { update: (done: number, total: number) => void; done: () => void } {
-  let shown = false;
-  return {
-    update: (done, total) => {
-      if (!deps.io.stderrIsTTY || total < 3) return;
-      shown = true;
-      deps.io.stderr.write(`\rfetched ${done}/${total} batches`);
-    },
-    done: () => {
-      if (shown) deps.io.stderr.write('\r\u001b[2K');
-    },
-  };
 }
