@@ -4,8 +4,7 @@
 // organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
 import { ApiError, NetworkError, ResponseError } from '../api/errors.js';
 import { getQuotes } from '../api/quotes.js';
-import { formatAge } from '../shared/time.js';
-import type { StatusOptions, StatusReport } from './commands/status.js';
+import type { StatusOptions } from './commands/status.js';
 import { requireCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
@@ -13,24 +12,11 @@ import { errorCodeFor, exitCodeFor } from './exit-codes.js';
 import { explainError } from './explain.js';
 import { createHttp } from './http.js';
 import type { RunState } from './main.js';
+import type { StatusReport } from './status-report.js';
 import { normalizeSymbols } from './symbols.js';
 
 /** A symbol every Market Data Service lists in its examples. */
 export const DEFAULT_CHECK_SYMBOL = 'EURUSD';
-
-/** `check` in `mkt status --json`. */
-export interface StatusCheck {
-  ok: boolean;
-  symbol: string;
-  /** The HTTP status of the answer; null when none came (the network). */
-  status: number | null;
-  /** Whether the service had a quote for the symbol (null when the check failed). */
-  quote_found: boolean | null;
-  rate_limit: { limit: number | null; remaining: number | null; reset_seconds: number | null } | null;
-  /** What mkt quotes would exit with: 0, or 4, 5, 6, 7... */
-  exit_code: number;
-  error: { code: string; message: string; hint: string | null; request_id: string | null } | null;
-}
 
 /** Asks the service and records the answer in `report`: `check`, and a problem when it failed. */
 export async function checkWithService(deps: Deps, options: StatusOptions, state: RunState, report: StatusReport): Promise<void> {
@@ -60,21 +46,4 @@ export async function checkWithService(deps: Deps, options: StatusOptions, state
     report.usable = false;
     report.problems.push(`the check failed: ${message}${hint ? `; ${hint}` : ''}`);
   }
-}
-
-/** The check's lines in `mkt status`. */
-export function checkRows(check: StatusCheck): Array<[string, string]> {
-  if (!check.ok) {
-    const rows: Array<[string, string]> = [['Check', `failed (exit ${check.exit_code}): ${check.error?.message ?? ''}`]];
-    if (check.error?.request_id) rows.push(['  Request id', check.error.request_id]);
-    return rows;
-  }
-  const rows: Array<[string, string]> = [['Check', `ok: the service answered ${check.status} for ${check.symbol}${check.quote_found ? '' : ', without a quote for it'}`]];
-  const limit = check.rate_limit;
-  if (limit?.remaining != null) {
-    const of = limit.limit === null ? '' : ` of ${limit.limit}`;
-    const reset = limit.reset_seconds === null ? '' : `; the window resets in ${formatAge(limit.reset_seconds * 1000)}`;
-    rows.push(['  Rate limit', `${limit.remaining}${of} requests left${reset}`]);
-  }
-  return rows;
 }
