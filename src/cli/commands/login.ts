@@ -33,13 +33,16 @@ export function registerLogin(program: Command, deps: Deps, state: RunState): vo
     .option('--with-api-key', 'read the API key from standard input')
     .addOption(new Option('--api-key <key>').hideHelp())
     .addHelpText('after', `
-The API key comes from standard input (--with-api-key), MKT_API_KEY, or a masked prompt on a
-terminal; never from a flag. The organization comes from --org, MKT_ORG, the profile, or a prompt.
+A real key never goes on a command line, where shell history and ps keep it: type it at the
+masked prompt, pipe it in with --with-api-key, or in CI put it in MKT_API_KEY from the CI's secret
+store. A flag (--api-key) is refused. The organization comes from --org, MKT_ORG, the profile, or a
+prompt. --base-url and --org given here (or an organization typed at the prompt) are kept in the
+profile for later commands; logout removes the token only.
 
 Examples:
-  $ mkt login --org org_demo                               # prompts for the key
-  $ mkt login --with-api-key --org org_demo < key.txt
-  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo --base-url http://127.0.0.1:4010`);
+  $ mkt login --org org_demo --base-url https://api.example.com   # asks for the key, masked
+  $ mkt login --with-api-key --org org_demo < key.txt             # from a file only you can read
+  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo         # the sandbox's demo key only`);
   addNetworkOptions(addTargetOptions(command)).action(async (_options: LoginOptions, self: Command) => {
     state.exitCode = await runLogin(deps, commandOptions<LoginOptions>(self), state);
   });

@@ -39,14 +39,17 @@ export function registerToken(program: Command, deps: Deps, state: RunState): vo
     .option('--print', 'write only the access token to stdout')
     .option('--json', 'write the token response as JSON to stdout')
     .addHelpText('after', `
-The client secret comes from standard input (--with-client-secret), MKT_CLIENT_SECRET, or a masked
-prompt on a terminal; never from a flag. With MKT_CLIENT_ID and MKT_CLIENT_SECRET set, commands
-that need a token renew an expired client-credentials token by themselves.
+A real secret never goes on a command line, where shell history and ps keep it: type it at the
+masked prompt (on a terminal mkt asks for the client id too), pipe it in with --with-client-secret,
+or in CI put MKT_CLIENT_ID and MKT_CLIENT_SECRET in the environment from the CI's secret store. With
+those two set, commands that need a token get or renew one by themselves. --base-url and --org given
+here are kept in the profile for later commands.
 
 Examples:
-  $ MKT_CLIENT_ID=demo MKT_CLIENT_SECRET=demo-secret mkt token --org org_demo
-  $ export TOKEN=$(mkt token --client-id demo --with-client-secret --print < secret.txt)
-  $ mkt token --json | jq .expires_in`);
+  $ mkt token --org org_demo                                       # asks for the id and the secret
+  $ mkt token --client-id ci --with-client-secret --org org_demo < secret.txt
+  $ export TOKEN=$(mkt token --client-id ci --with-client-secret --print < secret.txt)
+  $ mkt token --json | jq .expires_in          # MKT_CLIENT_ID and MKT_CLIENT_SECRET from a secret store`);
   addNetworkOptions(addTargetOptions(command)).action(async (_options: TokenOptions, self: Command) => {
     state.exitCode = await runToken(deps, commandOptions<TokenOptions>(self), state);
   });
