@@ -2,22 +2,16 @@
 // a bearer token (item 6), and quotes that parse but cannot be right under --strict (item 9).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { sendQuotes, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { sendQuotes, type FaultServer } from '../helpers/fault-server.js';
+import { useServers } from './fixtures.js';
 
-const servers: FaultServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const servers = useServers();
 
-async function quotesServer(body?: string): Promise<FaultServer> {
-  const server = await startFaultServer((req, res) => {
-    if (body === undefined) return sendQuotes(req, res);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-  });
-  servers.push(server);
-  return server;
+/** Quotes for the symbols asked for, or always `body`. */
+function quotesServer(body?: string): Promise<FaultServer> {
+  return body === undefined ? servers.start((req, res) => sendQuotes(req, res)) : servers.answering(200, body);
 }
 
 const env = (url: string, extra: Record<string, string> = {}) => ({ MKT_TOKEN: 'tok_local_123456', MKT_ORG: 'org_demo', MKT_BASE_URL: url, ...extra });

@@ -3,30 +3,14 @@
 // --profile; unknown profiles, command groups, typos and prompts; shared flags before the command.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createTestDeps, runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { startFaultServer } from '../helpers/fault-server.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { createTestDeps, runCli } from '../helpers/cli.js';
+import { useSandboxSession, useServers } from './fixtures.js';
 
-let sandbox: TestSandbox;
-let configDir: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ tokenTtlSeconds: 600 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  configDir = path.join(tempDir(), 'cfg');
-});
-
-const run = (argv: string[], options: TestDepsOptions = {}) =>
-  runCli(argv, { configDir, now: sandbox.clock.now, ...options, env: { MKT_BASE_URL: sandbox.url, ...options.env } });
-
-async function login(extra: string[] = [], key = 'demo.demo-secret') {
-  const result = await run(['login', '--org', 'org_demo', ...extra], { env: { MKT_API_KEY: key } });
-  expect(result.code).toBe(0);
-  return result;
-}
+const session = useSandboxSession();
+const { run, login } = session;
+const servers = useServers();
 
 /** The one JSON error object on stderr, or a failure that shows what was written instead. */
 function jsonError(stderr: string): Record<string, unknown> {
@@ -119,18 +103,18 @@ describe('hints that point the right way', () => {
 
   it('an expired token in --profile short: run `mkt login --profile short`', async () => {
     await login(['--profile', 'short']);
-    const later = () => sandbox.clock.now() + 3_600_000;
+    const later = () => session.sandbox.clock.now() + 3_600_000;
     const local = await run(['quotes', 'EURUSD', '--profile', 'short'], { now: later });
     expect(local.code).toBe(4);
     expect(local.stderr).toContain('hint: run `mkt login --profile short` for a new token');
     // The service's own 401 for a token it expired, with the local clock behind.
-    sandbox.clock.advance(3_600_000);
+    session.sandbox.clock.advance(3_600_000);
     try {
-      const remote = await run(['quotes', 'EURUSD', '--profile', 'short'], { now: () => sandbox.clock.now() - 3_600_000 });
+      const remote = await run(['quotes', 'EURUSD', '--profile', 'short'], { now: () => session.sandbox.clock.now() - 3_600_000 });
       expect(remote.code).toBe(4);
       expect(remote.stderr).toContain('hint: the token is invalid or expired: run `mkt login --profile short` for a new one');
     } finally {
-      sandbox.clock.advance(-3_600_000);
+      session.sandbox.clock.advance(-3_600_000);
     }
   });
 
@@ -152,24 +136,11 @@ describe('hints that point the right way', () => {
     expect(result.stderr).toContain('hint: the request was too long for the service: use a smaller --batch-size (the default is 100)');
   });
 
-  it('a 400 from the token endpoint is about the credentials, not the symbols', async () => {
-    const server = await startFaultServer((_req, res) => {
-      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"INVALID_REQUEST","message":"malformed request"}}');
-    });
-    try {
-      const result = await run(['login', '--org', 'org_demo', '--base-url', server.url], { env: { MKT_API_KEY: 'demo.demo-secret' } });
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain('hint: the service refused the API key or the organization');
-      expect(result.stderr).not.toContain('symbols');
-    } finally {
-      await server.close();
-    }
-  });
 
   it('a base URL ending in /v1: drop it', async () => {
-    const result = await run(['login', '--org', 'org_demo', '--base-url', `${sandbox.url}/v1`], { env: { MKT_API_KEY: 'demo.demo-secret' } });
+    const result = await run(['login', '--org', 'org_demo', '--base-url', `${session.sandbox.url}/v1`], { env: { MKT_API_KEY: 'demo.demo-secret' } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`hint: the base URL ends in /v1, and mkt adds /v1 to each path itself: use ${sandbox.url} `);
+    expect(result.stderr).toContain(`hint: the base URL ends in /v1, and mkt adds /v1 to each path itself: use ${session.sandbox.url} `);
   });
 
   it('library option names become flags', async () => {
@@ -177,6 +148,22 @@ describe('hints that point the right way', () => {
     expect(inCliWords('raise timeoutMs, or lower batchSize or `concurrency`; maxWaitMs (30s); retries: 2 after 2 retries'))
       .toBe('raise --timeout, or lower --batch-size or --concurrency; --max-wait (30s); --retries: 2 after 2 retries');
     expect(inCliWords('pass allowInsecureHttp: true, or check baseUrl')).toBe('pass MKT_ALLOW_INSECURE_HTTP=1, or check the base URL (--base-url)');
+  });
+});
+
+describe('mkt login against a service that answers', () => {
+  it.each([
+    ['a 400: the hint is about the credentials, not the symbols', 400, '{"error":{"code":"INVALID_REQUEST","message":"malformed request"}}', 2,
+      'hint: the service refused the API key or the organization'],
+    ['a token without market.read: a warning that quotes will get 403', 200,
+      '{"access_token":"tok_abcdef123456","token_type":"Bearer","expires_in":60,"scope":"orders.read"}', 0,
+      'warning: the token has scope "orders.read", without market.read: `mkt quotes` will be refused (403)'],
+  ])('%s', async (_name, status, body, code, expected) => {
+    const server = await servers.answering(status, body);
+    const result = await run(['login', '--org', 'org_demo', '--base-url', server.url], { env: { MKT_API_KEY: 'demo.demo-secret' } });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(expected);
+    expect(result.stderr).not.toContain('symbols');
   });
 });
 
@@ -241,7 +228,7 @@ describe('command groups, typos and help', () => {
 
 describe('prompts', () => {
   it('ask again after a typo instead of ending the command', async () => {
-    const test = createTestDeps({ configDir, env: { MKT_BASE_URL: sandbox.url }, stdinIsTTY: true, stdoutIsTTY: true,
+    const test = createTestDeps({ configDir: session.configDir, env: { MKT_BASE_URL: session.sandbox.url }, stdinIsTTY: true, stdoutIsTTY: true,
       prompts: ['demo-secret', 'demo.demo-secret', 'demo', 'org_demo'] });
     expect(await main(['login'], test.deps)).toBe(0);
     expect(test.prompted.map((p) => p.question)).toEqual(['API key:', 'API key:', 'Organization (org_<id>):', 'Organization (org_<id>):']);
@@ -252,7 +239,7 @@ describe('prompts', () => {
   });
 
   it('mkt token on a terminal asks for the client id, then the secret, masked', async () => {
-    const test = createTestDeps({ configDir, env: { MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo' }, stdinIsTTY: true, stdoutIsTTY: true,
+    const test = createTestDeps({ configDir: session.configDir, env: { MKT_BASE_URL: session.sandbox.url, MKT_ORG: 'org_demo' }, stdinIsTTY: true, stdoutIsTTY: true,
       prompts: ['demo', 'demo-secret'] });
     expect(await main(['token'], test.deps)).toBe(0);
     expect(test.prompted).toEqual([{ question: 'Client id:', mask: false }, { question: 'client secret:', mask: true }]);
@@ -277,18 +264,6 @@ describe('what a new token cannot do, said when it is issued', () => {
     expect(quotes.stderr).toContain('hint: the stored token has no market.read scope');
   });
 
-  it('mkt login with a token the service issued without market.read warns the same way', async () => {
-    const server = await startFaultServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok_abcdef123456","token_type":"Bearer","expires_in":60,"scope":"orders.read"}');
-    });
-    try {
-      const result = await run(['login', '--org', 'org_demo', '--base-url', server.url], { env: { MKT_API_KEY: 'demo.demo-secret' } });
-      expect(result.code).toBe(0);
-      expect(result.stderr).toContain('warning: the token has scope "orders.read", without market.read: `mkt quotes` will be refused (403)');
-    } finally {
-      await server.close();
-    }
-  });
 
   it('mkt login with a key the service refuses for want of market.read: the hint says so', async () => {
     const result = await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'noscope.noscope-secret' } });
@@ -307,11 +282,11 @@ describe('shared flags before the command', () => {
 
   it('--base-url, --org, -v and --no-color before the command; after it, the command\'s value wins', async () => {
     await login();
-    const token = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).profiles.default.token.access_token as string;
-    const result = await runCli(['--base-url', sandbox.url, '--org', 'org_nope', '-v', '--no-color', 'quotes', 'EURUSD', '--org', 'org_demo'],
-      { configDir, now: sandbox.clock.now, stdoutIsTTY: true, env: { MKT_TOKEN: token } });
+    const token = JSON.parse(fs.readFileSync(path.join(session.configDir, 'config.json'), 'utf8')).profiles.default.token.access_token as string;
+    const result = await runCli(['--base-url', session.sandbox.url, '--org', 'org_nope', '-v', '--no-color', 'quotes', 'EURUSD', '--org', 'org_demo'],
+      { configDir: session.configDir, now: session.sandbox.clock.now, stdoutIsTTY: true, env: { MKT_TOKEN: token } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`* GET ${sandbox.url}/v1/market/quotes?symbols=EURUSD`);
+    expect(result.stderr).toContain(`* GET ${session.sandbox.url}/v1/market/quotes?symbols=EURUSD`);
     expect(result.stderr).toContain('> x-organization-id: org_demo');
     expect(result.stdout).toContain('EURUSD');
     expect(result.stdout).not.toContain('\u001b[');

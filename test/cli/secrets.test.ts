@@ -4,26 +4,24 @@
 // Servers here echo what they were sent, every way they can.
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunResult, type TestDepsOptions } from '../helpers/cli.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import type { FaultServer } from '../helpers/fault-server.js';
+import { useServers } from './fixtures.js';
 
 const TOKEN = 'tok_SECRET_env_7c1e09ab';
 const API_KEY = 'demo.key-SECRET-a91f3c27';
 const CLIENT_SECRET = 'cs_SECRET_stdin_40b2e8d1';
 const ISSUED = 'at_SECRET_issued_5d7a2c90';
 
-const servers: FaultServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const servers = useServers();
 
 /**
  * Answers the token endpoints with ISSUED; a quotes request, and a token request when `refuse` says
  * so, with 400, its Authorization header and body in the message and an x-request-id header.
  */
 async function echoServer(refuse: (req: IncomingMessage) => boolean = () => true): Promise<FaultServer> {
-  const server = await startFaultServer((req: IncomingMessage, res: ServerResponse, context) => {
+  return servers.start((req: IncomingMessage, res: ServerResponse, context) => {
     const echo = `${req.headers.authorization ?? ''} ${context.body}`;
     if (!req.url!.startsWith('/v1/market/') && !refuse(req)) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expires_in: 3600, scope: 'market.read' }));
@@ -32,8 +30,6 @@ async function echoServer(refuse: (req: IncomingMessage) => boolean = () => true
     const body = JSON.stringify({ error: { code: 'INVALID_REQUEST', message: `bad request: ${echo}` }, request_id: `req ${echo}` });
     res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': echo.trim().slice(0, 200) }).end(body);
   });
-  servers.push(server);
-  return server;
 }
 
 function expectNone(result: RunResult, ...secrets: string[]) {

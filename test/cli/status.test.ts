@@ -1,30 +1,15 @@
 // Issue 12 section 2: a pre-flight a CI job can trust. Offline, `mkt status` counts client
 // credentials in the environment as usable and warns when the organization is not the token's;
 // `mkt status --check` asks the service with one quotes request and exits with its answer's code.
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { sendError, startFaultServer } from '../helpers/fault-server.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { sendError } from '../helpers/fault-server.js';
+import { useSandboxSession, useServers } from './fixtures.js';
 
-let sandbox: TestSandbox;
-let configDir: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ tokenTtlSeconds: 600 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  configDir = path.join(tempDir(), 'cfg');
-});
-
-const run = (argv: string[], options: TestDepsOptions = {}) =>
-  runCli(argv, { configDir, now: sandbox.clock.now, ...options, env: { MKT_BASE_URL: sandbox.url, ...options.env } });
-const later = () => sandbox.clock.now() + 3_600_000;
+const session = useSandboxSession();
+const { run, login } = session;
+const servers = useServers();
+const later = () => session.sandbox.clock.now() + 3_600_000;
 const clientCredentials = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' };
-
-async function login() {
-  expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
-}
 
 describe('red while quotes work: client credentials in the environment are usable', () => {
   it('with no stored token: status exits 0, and so does quotes', async () => {
@@ -86,19 +71,13 @@ describe('green while quotes fail: --check tells the truth', () => {
   });
 
   it('an expired stored token and no client credentials: exit 4, and --check sends nothing', async () => {
-    const server = await startFaultServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok_short_lived_1","token_type":"Bearer","expires_in":60,"scope":"market.read"}');
-    });
-    try {
-      const env = { MKT_BASE_URL: server.url };
-      expect((await run(['login', '--org', 'org_demo'], { env: { ...env, MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
-      const result = await run(['status', '--check', '--json'], { env, now: later });
-      expect(result.code).toBe(4);
-      expect(JSON.parse(result.stdout)).toMatchObject({ usable: false, check: null });
-      expect(server.requests.map((request) => request.url)).toEqual(['/auth/cli-login']);
-    } finally {
-      await server.close();
-    }
+    const server = await servers.answering(200, '{"access_token":"tok_short_lived_1","token_type":"Bearer","expires_in":60,"scope":"market.read"}');
+    const env = { MKT_BASE_URL: server.url };
+    expect((await run(['login', '--org', 'org_demo'], { env: { ...env, MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
+    const result = await run(['status', '--check', '--json'], { env, now: later });
+    expect(result.code).toBe(4);
+    expect(JSON.parse(result.stdout)).toMatchObject({ usable: false, check: null });
+    expect(server.requests.map((request) => request.url)).toEqual(['/auth/cli-login']);
   });
 });
 
@@ -109,16 +88,12 @@ describe('--check against services that fail', () => {
     ['429', 6, (res: Parameters<typeof sendError>[0]) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '3600' })],
     ['503', 7, (res: Parameters<typeof sendError>[0]) => sendError(res, 503, 'UNAVAILABLE', { 'retry-after': '0' })],
   ] as const)('%s: exit %i, the status still printed', async (_name, code, answer) => {
-    const server = await startFaultServer((_req, res) => answer(res));
-    try {
-      const result = await run(['status', '--check', '--retries', '0'], { env: env(server.url) });
-      expect(result.code).toBe(code);
-      expect(result.stdout).toMatch(new RegExp(`^Check: +failed \\(exit ${code}\\)`, 'm'));
-      expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]!.url).toBe('/v1/market/quotes?symbols=EURUSD');
-    } finally {
-      await server.close();
-    }
+    const server = await servers.start((_req, res) => answer(res));
+    const result = await run(['status', '--check', '--retries', '0'], { env: env(server.url) });
+    expect(result.code).toBe(code);
+    expect(result.stdout).toMatch(new RegExp(`^Check: +failed \\(exit ${code}\\)`, 'm'));
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.url).toBe('/v1/market/quotes?symbols=EURUSD');
   });
 
   it('nothing listening: exit 7', async () => {
@@ -128,18 +103,14 @@ describe('--check against services that fail', () => {
   });
 
   it('--check-symbol picks the symbol, and a bad one is exit 2 before any request', async () => {
-    const server = await startFaultServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
-    try {
-      const result = await run(['status', '--check', '--check-symbol', 'aapl'], { env: env(server.url) });
-      expect(result.code).toBe(0);
-      expect(server.requests[0]!.url).toBe('/v1/market/quotes?symbols=AAPL');
-      expect(result.stdout).toContain('Warning: the service has no quote for AAPL');
-      const bad = await run(['status', '--check', '--check-symbol', 'A B'], { env: env(server.url) });
-      expect(bad.code).toBe(2);
-      expect(server.requests).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
+    const server = await servers.answering(200, '{"data":[]}');
+    const result = await run(['status', '--check', '--check-symbol', 'aapl'], { env: env(server.url) });
+    expect(result.code).toBe(0);
+    expect(server.requests[0]!.url).toBe('/v1/market/quotes?symbols=AAPL');
+    expect(result.stdout).toContain('Warning: the service has no quote for AAPL');
+    const bad = await run(['status', '--check', '--check-symbol', 'A B'], { env: env(server.url) });
+    expect(bad.code).toBe(2);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('the text shows the rate-limit headroom', async () => {

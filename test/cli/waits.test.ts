@@ -6,12 +6,13 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { explainError } from '../../src/cli/explain.js';
 import { createSandboxHandler } from '../../src/sandbox/index.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { sendQuotes, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { sendQuotes, type FaultServer } from '../helpers/fault-server.js';
+import { useServers } from './fixtures.js';
 import { TEST_EPOCH } from '../helpers/sandbox.js';
 
 interface CountingSandbox {
@@ -65,10 +66,7 @@ async function countingSandbox(options: Parameters<typeof createSandboxHandler>[
   };
 }
 
-const closers: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((closer) => closer.close()));
-});
+const servers = useServers();
 
 /** mkt against `service`, in a pipe, sleeping on its clock. */
 function cliOn(service: CountingSandbox, configDir: string) {
@@ -81,7 +79,7 @@ function cliOn(service: CountingSandbox, configDir: string) {
 describe('work that fits the quota finishes (the issue\'s "Done when")', () => {
   it('80 symbols at 5 requests a minute and 10 symbols a request, default flags, in a pipe: exit 0, 80 rows in order, a wait line, no 429 it could foresee', async () => {
     const service = await countingSandbox({ limits: { perMinute: 5 }, maxSymbols: 10, synthetic: 80 });
-    closers.push(service);
+    servers.closeLater(service);
     const run = cliOn(service, path.join(tempDir(), 'cfg'));
     expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
     const symbols = Array.from({ length: 80 }, (_, i) => `SYN${String(i + 1).padStart(5, '0')}`);
@@ -99,7 +97,7 @@ describe('work that fits the quota finishes (the issue\'s "Done when")', () => {
 
   it('a service that takes fewer symbols than the default batch: the list goes in batches it takes, with a note', async () => {
     const service = await countingSandbox({ maxSymbols: 10, synthetic: 25 });
-    closers.push(service);
+    servers.closeLater(service);
     const run = cliOn(service, path.join(tempDir(), 'cfg'));
     expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
     const symbols = Array.from({ length: 25 }, (_, i) => `SYN${String(i + 1).padStart(5, '0')}`);
@@ -118,12 +116,10 @@ describe('work that fits the quota finishes (the issue\'s "Done when")', () => {
 describe('waits people can see', () => {
   /** 429 with Retry-After `seconds` on the first request, quotes after. */
   async function retryAfter(seconds: number): Promise<FaultServer> {
-    const server = await startFaultServer((req, res, { index }) => {
+    return servers.start((req, res, { index }) => {
       if (index > 0) return sendQuotes(req, res);
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) }).end('{"error":{"code":"RATE_LIMITED","message":"slow down"}}');
     });
-    closers.push(server);
-    return server;
   }
   const env = (url: string) => ({ MKT_TOKEN: 'tok_wait_123456', MKT_ORG: 'org_demo', MKT_BASE_URL: url });
   const sleepless = { sleep: async () => {} };
@@ -149,7 +145,7 @@ describe('waits people can see', () => {
 
   it('on a terminal, the progress line counts a long wait down', async () => {
     const service = await countingSandbox({ limits: { perMinute: 2 }, synthetic: 4 });
-    closers.push(service);
+    servers.closeLater(service);
     const run = cliOn(service, path.join(tempDir(), 'cfg'));
     expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
     const result = await run(['quotes', 'SYN00001', 'SYN00002', 'SYN00003', 'SYN00004', '--batch-size', '1', '--concurrency', '1'], { stderrIsTTY: true });
