@@ -119,7 +119,7 @@ export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<{ re
     }
     return next;
   });
-  const saved = changed.length === 0 ? undefined : `Saved ${changed.join(' and ')} in profile ${input.profile}: later commands use them (\`mkt config list\`).`;
+  const saved = changed.length === 0 ? undefined : `Saved ${changed.join(' and ')} in profile ${input.profile} for later commands (\`mkt config list\` shows the settings).`;
   return { record, saved };
 }
 

@@ -27,7 +27,7 @@ describe('mkt login', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ for org_demo \(profile default\); token expires in 59m, scope market\.read\n/);
-    expect(result.stderr.split('\n')[1]).toBe('Saved org org_demo in profile default: later commands use them (`mkt config list`).');
+    expect(result.stderr.split('\n')[1]).toBe('Saved org org_demo in profile default for later commands (`mkt config list` shows the settings).');
     const token = stored(result.configDir).token;
     expect(token).toMatchObject({ token_type: 'Bearer', scope: 'market.read', organization_id: 'org_demo', base_url: sandbox.url, source: 'cli-login', client_id: 'demo' });
     expect(token.access_token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
