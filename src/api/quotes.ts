@@ -118,9 +118,10 @@ function split(symbols: readonly string[], size: number): string[][] {
 
 /**
  * The batch size a 400 names when it refuses too many symbols ("too many symbols: at most 10
- * distinct symbols per request", as the sandbox words it), if smaller than the batch sent.
+ * distinct symbols per request", as the sandbox words it), if smaller than the batch sent (the CLI's
+ * hints read it too).
  */
-function statedBatchLimit(error: unknown, sent: number): number | undefined {
+export function statedBatchLimit(error: unknown, sent = Number.POSITIVE_INFINITY): number | undefined {
   if (!(error instanceof InvalidRequestError)) return undefined;
   const stated = /\bat most (\d+)\b[^.;]*\bsymbols\b/i.exec(error.message);
   const size = stated ? Number(stated[1]) : 0;

@@ -5,11 +5,12 @@ import { clientCredentials } from '../api/auth.js';
 import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
-import type { TokenRecord, TokenSource } from '../config/store.js';
+import type { ProfileRecord, TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { formatAge } from '../shared/time.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
+import { holdSecret } from './secrets.js';
 import { ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
 /** Tokens with less than this left are renewed when client credentials are at hand. */
@@ -23,10 +24,21 @@ export interface SecretSource {
   /** What the secret is, for prompts and messages: "API key". */
   label: string;
   example: string;
+  /** What is wrong with a value, or undefined: a prompt asks again instead of failing. */
+  check?: (value: string) => string | undefined;
 }
 
-/** Standard input (with the flag), the environment, or a masked prompt on a terminal, in that order. */
+/**
+ * Standard input (with the flag), the environment, or a masked prompt on a terminal, in that order.
+ * The value is held as a secret: nothing mkt prints from now on shows it.
+ */
 export async function readSecret(deps: Deps, source: SecretSource): Promise<{ value: string; from: string }> {
+  const found = await findSecret(deps, source);
+  holdSecret(deps, found.value);
+  return found;
+}
+
+async function findSecret(deps: Deps, source: SecretSource): Promise<{ value: string; from: string }> {
   if (source.stdinFlagGiven) {
     if (deps.io.stdinIsTTY) {
       throw new UsageError(`${source.stdinFlag} reads the ${source.label} from standard input, which is a terminal`, `pipe it in: ${source.example}`);
@@ -38,7 +50,7 @@ export async function readSecret(deps: Deps, source: SecretSource): Promise<{ va
   const fromEnv = deps.env[source.envName];
   if (fromEnv) return { value: fromEnv.trim(), from: source.envName };
   if (deps.io.stdinIsTTY && deps.io.stdoutIsTTY) {
-    const value = (await deps.io.prompt(`${source.label}:`, { mask: true })).trim();
+    const value = (await deps.io.prompt(`${source.label}:`, { mask: true, validate: (answer) => answer === '' ? `enter the ${source.label}` : source.check?.(answer) })).trim();
     if (value === '') throw new UsageError(`no ${source.label} was entered`);
     return { value, from: 'the prompt' };
   }
@@ -54,12 +66,13 @@ export function secretHint(source: SecretSource): string {
   return `give the ${source.label} on standard input with ${source.stdinFlag} (${source.example}), in the ${source.envName} environment variable, or at the prompt on a terminal; never as a flag value, which leaks into shell history and ps`;
 }
 
-/** The organization: --org, MKT_ORG, the profile, or a prompt on a terminal. */
-export async function readOrganization(deps: Deps, settings: Settings): Promise<string> {
-  if (settings.org.value) return settings.org.value;
+/** The organization: --org, MKT_ORG, the profile, or a prompt on a terminal (asked again after a typo). */
+export async function readOrganization(deps: Deps, settings: Settings): Promise<{ value: string; prompted: boolean }> {
+  if (settings.org.value) return { value: settings.org.value, prompted: false };
   if (deps.io.stdinIsTTY && deps.io.stdoutIsTTY) {
-    const value = (await deps.io.prompt('Organization (org_<id>):', { mask: false })).trim();
-    if (value !== '') return value;
+    const validate = (answer: string) => ORGANIZATION_PATTERN.test(answer) ? undefined : 'an organization is org_<id>, e.g. org_demo';
+    const value = (await deps.io.prompt('Organization (org_<id>):', { mask: false, validate })).trim();
+    if (value !== '') return { value, prompted: true };
   }
   throw new UsageError('no organization given', ORG_HINT);
 }
@@ -71,9 +84,15 @@ export interface SaveTokenInput {
   baseUrl: string;
   organizationId: string | undefined;
   clientId?: string;
+  /** Settings saved into the profile with the token (settingsToKeep). */
+  settings?: Pick<ProfileRecord, 'base_url' | 'org'>;
 }
 
-export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<TokenRecord> {
+/**
+ * Stores the token, and the settings that come with it, in one write. `saved` says which settings
+ * changed, for the confirmation; undefined when none did.
+ */
+export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<{ record: TokenRecord; saved: string | undefined }> {
   const now = deps.now();
   const record: TokenRecord = {
     access_token: input.token.accessToken,
@@ -86,8 +105,35 @@ export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<Toke
     ...(input.clientId ? { client_id: input.clientId } : {}),
     obtained_at: new Date(now).toISOString(),
   };
-  await deps.config.updateProfile(input.profile, (profile) => ({ ...profile, token: record }));
-  return record;
+  const changed: string[] = [];
+  await deps.config.updateProfile(input.profile, (profile) => {
+    changed.length = 0;
+    const next: ProfileRecord = { ...profile, token: record };
+    if (input.settings?.base_url !== undefined && input.settings.base_url !== profile.base_url) {
+      next.base_url = input.settings.base_url;
+      changed.push(`base-url ${input.settings.base_url}`);
+    }
+    if (input.settings?.org !== undefined && input.settings.org !== profile.org) {
+      next.org = input.settings.org;
+      changed.push(`org ${input.settings.org}`);
+    }
+    return next;
+  });
+  const saved = changed.length === 0 ? undefined : `Saved ${changed.join(' and ')} in profile ${input.profile} for later commands (\`mkt config list\` shows the settings).`;
+  return { record, saved };
+}
+
+/**
+ * What login and token keep in the profile, as gh keeps the host and aws the region: the base URL and
+ * organization given by flag or typed at the prompt (or, from before settings were kept, found in
+ * the stored token). Values from the environment are not saved: they belong to that shell or job.
+ */
+export function settingsToKeep(settings: Settings, baseUrl: string, organization?: { value: string; prompted: boolean }): Pick<ProfileRecord, 'base_url' | 'org'> {
+  const kept = (kind: Settings['org']['kind']) => kind === 'flag' || kind === 'token';
+  return {
+    ...(kept(settings.baseUrl.kind) ? { base_url: baseUrl } : {}),
+    ...(organization !== undefined && (organization.prompted || kept(settings.org.kind)) ? { org: organization.value } : {}),
+  };
 }
 
 export interface Credentials {
@@ -111,7 +157,13 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
     return org;
   };
   const token = settings.token;
-  if (token.kind === 'env' && token.value) return { baseUrl, organizationId: requireOrg(), accessToken: token.value.access_token, settings };
+  if (token.kind === 'env' && token.value) {
+    if (!isBearerToken(token.value.access_token)) {
+      throw new UsageError('MKT_TOKEN holds a character a bearer token cannot have (a space, a line break or another control character)',
+        'set it to the access token alone, e.g. export MKT_TOKEN="$(mkt token --print)"');
+    }
+    return { baseUrl, organizationId: requireOrg(), accessToken: token.value.access_token, settings };
+  }
 
   const profile = settings.profile.value;
   const problem = tokenProblem(token.value, baseUrl, deps.now());
@@ -123,23 +175,44 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
     const organizationId = requireOrg();
     http.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
     const fresh = await clientCredentials(http, baseUrl, clientId, clientSecret);
+    holdSecret(deps, fresh.accessToken);
     await saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
     return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
   }
   if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
-  throw new CredentialsError(`${problem.message} (profile ${profile})`,
-    problem.kind === 'other-service'
-      ? `run \`mkt login --base-url ${baseUrl}\`, or use the profile that holds that service's token (--profile)`
-      : 'run `mkt login` (API key) or `mkt token` (client credentials), or set MKT_TOKEN; with MKT_CLIENT_ID and MKT_CLIENT_SECRET set, mkt renews tokens by itself');
+  const where = problem.kind === 'unusable' ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
+  throw new CredentialsError(`${problem.message} (${where})`, credentialsHint(settings, problem, baseUrl));
+}
+
+/** The next step, naming the profile when it was chosen with --profile, and the command that got the token. */
+export function credentialsHint(settings: Settings, problem: TokenProblem, baseUrl: string | undefined): string {
+  const profile = settings.profile.kind === 'flag' ? ` --profile ${settings.profile.value}` : '';
+  if (problem.kind === 'other-service') {
+    return `run \`mkt login${profile} --base-url ${baseUrl}\`, or use the profile that holds that service's token (--profile)`;
+  }
+  const renew = 'with MKT_CLIENT_ID and MKT_CLIENT_SECRET set, mkt renews tokens by itself';
+  switch (settings.token.value?.source) {
+    case 'cli-login': return `run \`mkt login${profile}\` for a new token`;
+    case 'client-credentials': return `run \`mkt token${profile}\` for a new token (${renew})`;
+    default: return `run \`mkt login${profile}\` (API key) or \`mkt token${profile}\` (client credentials), or set MKT_TOKEN; ${renew}`;
+  }
+}
+
+/** A bearer token is visible ASCII (RFC 6750 §2.1): anything else would break the header. */
+export function isBearerToken(value: string): boolean {
+  return /^[\x21-\x7e]+$/.test(value);
 }
 
 export interface TokenProblem {
-  kind: 'missing' | 'expired' | 'expiring' | 'other-service';
+  kind: 'missing' | 'unusable' | 'expired' | 'expiring' | 'other-service';
   message: string;
 }
 
 export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | undefined, now: number): TokenProblem | undefined {
   if (token === undefined) return { kind: 'missing', message: 'not logged in: no stored token' };
+  if (typeof token.access_token !== 'string' || !isBearerToken(token.access_token)) {
+    return { kind: 'unusable', message: 'the stored token holds a character a bearer token cannot have (a line break, say)' };
+  }
   // A token is only ever sent to the service that issued it.
   if (baseUrl !== undefined && token.base_url && token.base_url !== baseUrl) {
     return { kind: 'other-service', message: `the stored token was issued by ${token.base_url}, not ${baseUrl}` };

@@ -1,6 +1,5 @@
 // HTTP for commands: one undici dispatcher per run, built from the environment (proxies, CAs), and
 // the retry, timeout and debug options from flags and MKT_* variables.
-import fs from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { DEFAULTS, type TransportOptions } from '../api/request.js';
 import { loadAgent, loadEnvHttpProxyAgent } from '../api/undici.js';
@@ -8,21 +7,22 @@ import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
-import { formatDuration, parseDuration } from '../shared/duration.js';
+import { parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
+import { readFileLimited } from '../shared/read-limited.js';
 import type { RunState } from './main.js';
 import type { NetworkFlags } from './options/network.js';
+import { createProgress, type Progress } from './progress.js';
 
-export function announceToStderr(deps: Deps, verbose: boolean): boolean {
-  return deps.io.stderrIsTTY || verbose || isDebug(deps.env);
-}
+/** The client's options, and the progress and wait announcements of the command (../progress.ts). */
+export type CliHttp = TransportOptions & { progress: Progress };
 
 /**
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
  */
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<TransportOptions> {
+export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<CliHttp> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -39,9 +39,8 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
   const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
-  const announce = announceToStderr(deps, verbose);
-  // On a terminal, a progress line (`fetched 2/5 batches`) may be showing: clear it first.
-  const line = deps.io.stderrIsTTY ? '\r\u001b[2K' : '';
+  const progress = createProgress(deps, { quiet: flags.quiet, verbose });
+  state.cleanups.push(async () => progress.stop());
   return {
     dispatcher,
     timeoutMs,
@@ -52,12 +51,9 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     sleep: deps.sleep,
     random: deps.random,
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
-    onWait: announce
-      ? (event) => deps.io.stderr.write(event.kind === 'retry'
-        ? `${line}${event.reason}; retrying in ${formatDuration(event.waitMs)} (${(event.attempt ?? 2) - 1}/${event.retries ?? 0})\n`
-        : `${line}close to the rate limit; waiting ${formatDuration(event.waitMs)} for the window to reset\n`)
-      : undefined,
+    onWait: progress.onWait,
     onDebug,
+    progress,
   };
 }
 
@@ -71,7 +67,7 @@ async function createDispatcher(
   // node:http to read it (scripts/build.js, docs/benchmarks.md).
   const maxHeaderSize = 16 * 1024;
   if (caFile) {
-    connect.ca = await readCertificates(env, caFile.value, caFile.source);
+    connect.ca = await readCertificates(deps, caFile.value, caFile.source);
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
   const proxies = readProxyEnv(env);
@@ -140,19 +136,21 @@ function redactProxy(value: string): string {
   return value.replace(/\/\/[^/]*@/, '//[redacted]@');
 }
 
-/** Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. */
-async function readCertificates(env: Deps['env'], caFile: string, source: string): Promise<string[]> {
+/** A CA bundle of every public root is about 220 KB; a file larger than this is not one. */
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. Read
+ * as streams with a byte cap (a device such as /dev/zero has no size to check), interruptible.
+ */
+async function readCertificates(deps: Deps, caFile: string, source: string): Promise<string[]> {
   const { rootCertificates } = await import('node:tls');
-  const read = (file: string, from: string) => {
-    try {
-      const text = fs.readFileSync(file, 'utf8');
-      if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${file} (from ${from}) holds no PEM certificate`);
-      return text;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read the CA file ${file} (from ${from}): ${(error as Error).message}`);
-    }
+  const read = async (file: string, from: string) => {
+    const text = await readFileLimited(file, `the CA file ${file} (from ${from})`, MAX_CA_FILE_BYTES, deps.signal);
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${file} (from ${from}) holds no PEM certificate`, 'point it at a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)');
+    return text;
   };
-  const extra = env.NODE_EXTRA_CA_CERTS ? [read(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS')] : [];
-  return [...rootCertificates, ...extra, read(caFile, source)];
+  const extraFile = deps.env.NODE_EXTRA_CA_CERTS;
+  const extra = extraFile ? [await read(extraFile, 'NODE_EXTRA_CA_CERTS')] : [];
+  return [...rootCertificates, ...extra, await read(caFile, source)];
 }

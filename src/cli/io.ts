@@ -9,6 +9,11 @@ export interface Output {
 export interface PromptOptions {
   /** Echo `*` instead of the typed characters (secrets). */
   mask: boolean;
+  /**
+   * What is wrong with an answer (trimmed), or undefined when it will do: the prompt says so and
+   * asks again, rather than ending the command on a typo.
+   */
+  validate?: (answer: string) => string | undefined;
 }
 
 export interface IO {

@@ -1,5 +1,6 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
 // bin/mkt.js reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
+import type { Command } from 'commander';
 import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
 
@@ -10,67 +11,88 @@ export interface RunState {
   exitCode: number;
   /** Run by main after the command, last registered first (closing HTTP connections, say). */
   cleanups: Array<() => Promise<void>>;
+  /** The command that runs, set once its options are parsed: main words its errors for it. */
+  command?: Command;
+  /** How many symbols `mkt quotes` asked for, to word a rate-limit plan. */
+  symbolCount?: number;
 }
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
-  const [exits, { createProcessDeps }, { createProgram }] = await Promise.all([
-    import('./exit-codes.js'), import('./deps.js'), import('./program.js'),
+  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedOutput }] = await Promise.all([
+    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'),
   ]);
   const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [] };
   let own: ProcessDeps | undefined;
-  let d = deps;
+  let d: Deps | undefined;
   let code: number;
+  /** Whether an error has been reported: one failure, one message. */
+  let reported = false;
   try {
-    if (d === undefined) d = own = await createProcessDeps();
+    if (deps === undefined) own = await createProcessDeps();
+    d = withScrubbedOutput(deps ?? own!);
     await createProgram(d, state).parseAsync(argv, { from: 'user' });
     code = state.exitCode;
   } catch (error) {
-    code = exits.isCommanderError(error) && error.exitCode === 0 ? exits.ExitCode.OK : reportError(exits, error, d, wantsJson(argv));
+    // commander.help: a command group run without its subcommand has printed its help (on stdout,
+    // program.ts), as gh does: not an error.
+    code = exits.isCommanderError(error) && (error.exitCode === 0 || error.code === 'commander.help')
+      ? exits.ExitCode.OK
+      : await reportError(exits, error, d ?? deps, state, argv);
+    reported = code !== exits.ExitCode.OK;
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
     own?.dispose();
   }
-  if (own !== undefined && code === exits.ExitCode.OK) {
-    // A failed write to stdout is reported on the next turn of the event loop.
+  if (own !== undefined && !reported) {
+    // A failed write to stdout is reported on the next turn of the event loop. Output that was lost
+    // is the failure to report, whatever the command's own exit code (`mkt status` exits 4 with its
+    // report on stdout), unless an error message has already been written.
     await new Promise((resolve) => setImmediate(resolve));
     const failed = own.outputError();
-    if (failed) code = reportError(exits, new MktError('OUTPUT', `cannot write to standard output: ${failed.message}`), d, wantsJson(argv));
+    if (failed) {
+      const error = new MktError('OUTPUT', `cannot write to standard output: ${failed.message}`, {
+        hint: 'check where standard output goes: a full disk, a closed file or a device that takes no output',
+      });
+      code = await reportError(exits, error, d, state, argv);
+    }
   }
   return code;
 }
 
-function wantsJson(argv: string[]): boolean {
-  const end = argv.indexOf('--');
-  const args = end === -1 ? argv : argv.slice(0, end);
-  return args.some((arg, i) => arg === '--json' || arg === '--format=json' || (arg === '--format' && args[i + 1] === 'json'));
-}
-
-function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, json: boolean): number {
+async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState, argv: string[]): Promise<number> {
   const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug, safeJson } = exits;
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }] = await Promise.all([
+    import('./explain.js'), import('./options/format.js'), import('./secrets.js'),
+  ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
   const known = error instanceof Error && errorCodeFor(error) !== 'INTERNAL';
-  let message = error instanceof Error ? error.message : String(error);
-  if (isCommanderError(error)) message = message.replace(/^error: /, '');
-  if (!known) message = `internal error: ${message}`;
-  let hint = (error as { hint?: string }).hint;
-  if (isCommanderError(error)) hint = 'run `mkt --help` (or `mkt <command> --help`) for usage';
-  if (!known) hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';
+  let message: string;
+  let hint: string | undefined;
+  let requestId: string | undefined;
+  if (isCommanderError(error)) ({ message, hint } = explainUsage(error, argv));
+  else if (known) ({ message, hint, requestId } = explainError(error, { deps, command: state.command, symbolCount: state.symbolCount }));
+  else {
+    message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';
+  }
   if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted';
-  // Messages can quote the service; nothing it sends may drive the terminal.
-  message = stripControl(message);
-  hint = hint === undefined ? undefined : stripControl(hint);
+  // Messages can quote the service; nothing it sends may drive the terminal, or give a secret away.
+  const clean = (text: string) => scrubSecrets(deps, stripControl(text));
+  message = clean(message);
+  hint = hint === undefined ? undefined : clean(hint);
+  requestId = requestId === undefined ? undefined : clean(requestId);
 
-  if (json) {
+  if (errorsAsJson(deps, state.command, argv)) {
     stderr.write(`${safeJson({
-      error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null },
+      error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null },
     })}\n`);
   } else {
-    stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+    stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
   }
-  if (isDebug(env) && error instanceof Error) stderr.write(`${describeStack(error)}\n`);
+  if (isDebug(env) && error instanceof Error) stderr.write(`${scrubSecrets(deps, describeStack(error))}\n`);
   return exitCode;
 }
 

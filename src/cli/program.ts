@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from './deps.js';
 import type { RunState } from './main.js';
 import { VERSION } from './version.js';
+import { addTargetOptions } from './options/target.js';
 import { registerConfig } from './commands/config.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerHelp } from './commands/help.js';
@@ -24,16 +25,30 @@ export function createProgram(deps: Deps, state: RunState): Command {
     .description('Market Data Service from the command line: log in, get exact quotes, run a local sandbox.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)')
+    // Shared flags go before the command too (`mkt --profile ci quotes EURUSD`), as gh, aws and
+    // kubectl take them; after it, the command's own parse takes them, and its value wins.
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .addHelpText('after', `
+The shared options go before or after the command: \`mkt --profile ci quotes EURUSD\`.
+
 Examples:
-  $ mkt sandbox --port 0                       # a local Market Data Service
-  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo
+  $ mkt login --org org_demo                   # prompts for the API key, masked
+  $ mkt login --with-api-key --org org_demo < key.txt
   $ mkt quotes EURUSD AAPL                     # a table on a terminal, TSV in a pipe
   $ mkt quotes EURUSD --json | jq '.data[0].mid'
+  $ mkt sandbox --port 0                       # a local Market Data Service with a demo key
 
 Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for the environment variables.`);
+  addTargetOptions(program);
+  program
+    .option('-v, --verbose', 'print each request and response on stderr (secrets redacted)')
+    .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print')
+    .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
+  // main words an error for the command that ran, in its output format.
+  program.hook('preAction', (_program, command) => {
+    state.command = command;
+  });
   configure(program, deps);
 
   for (const register of COMMANDS) register(program, deps, state);
@@ -46,11 +61,13 @@ function configure(command: Command, deps: Deps): void {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
-      writeErr: (text) => deps.io.stderr.write(text),
+      // commander writes help here only when a command group runs without a subcommand (`mkt`,
+      // `mkt config`): gh prints that help on stdout and exits 0, and so does mkt (main).
+      writeErr: (text) => deps.io.stdout.write(text),
       // main reports parse errors itself, in text or JSON, with the exit code table's code.
       outputError: () => {},
       getOutHelpWidth: () => deps.io.columns ?? 80,
-      getErrHelpWidth: () => 80,
+      getErrHelpWidth: () => deps.io.columns ?? 80,
     });
   for (const sub of command.commands) configure(sub, deps);
 }

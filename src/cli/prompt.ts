@@ -6,9 +6,10 @@ import type { PromptOptions } from './io.js';
 
 export async function promptOnTerminal(question: string, options: PromptOptions, signal: AbortSignal): Promise<string> {
   const context = { input: process.stdin, output: process.stderr, signal, clearPromptOnDone: false };
+  const validate = (answer: string) => options.validate?.(answer.trim()) ?? true;
   try {
-    if (options.mask) return await password({ message: question, mask: '*' }, context);
-    return await input({ message: question }, context);
+    if (options.mask) return await password({ message: question, mask: '*', validate }, context);
+    return await input({ message: question, validate }, context);
   } catch (error) {
     // Ctrl-C at a prompt (inquirer's ExitPromptError, or our signal's AbortPromptError) is an
     // interrupt like any other: exit 130.

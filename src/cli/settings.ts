@@ -4,6 +4,7 @@ import type { ProfileRecord, TokenRecord } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { isLoopback } from '../shared/loopback.js';
 import { UsageError } from './errors.js';
+import { holdSecret } from './secrets.js';
 
 export type SourceKind = 'flag' | 'env' | 'config' | 'token' | 'default' | 'unset';
 
@@ -31,7 +32,16 @@ export interface Settings {
 
 export const PROFILE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export function resolveProfile(deps: Deps, flag: string | undefined): Settings['profile'] {
+export interface ProfileUse {
+  /** The command creates the profile when it does not exist (login, token, config set). */
+  creates?: boolean;
+}
+
+/**
+ * The profile: --profile, MKT_PROFILE, or "default". A profile named that the config file does not
+ * hold is a typo (aws refuses it too), except for the commands that create one.
+ */
+export function resolveProfile(deps: Deps, flag: string | undefined, use: ProfileUse = {}): Settings['profile'] {
   const fromEnv = deps.env.MKT_PROFILE;
   const resolved = flag !== undefined
     ? { value: flag, kind: 'flag' as const, source: '--profile' }
@@ -40,11 +50,19 @@ export function resolveProfile(deps: Deps, flag: string | undefined): Settings['
     throw new UsageError(`invalid profile name "${resolved.value.slice(0, 64)}" (from ${resolved.source})`,
       'use letters, digits, ".", "_" and "-", starting with a letter or digit');
   }
+  if (!use.creates && resolved.value !== 'default') {
+    const known = deps.config.profileNames();
+    if (!known.includes(resolved.value)) {
+      const listed = known.length === 0 ? 'there are no profiles yet' : `the profiles are ${known.filter((name) => PROFILE_PATTERN.test(name)).join(', ')}`;
+      throw new UsageError(`no profile "${resolved.value}" (from ${resolved.source}) in ${deps.config.path}`,
+        `${listed}; \`mkt login --profile ${resolved.value}\` or \`mkt config set ... --profile ${resolved.value}\` creates it`);
+    }
+  }
   return resolved;
 }
 
-export function resolveSettings(deps: Deps, flags: TargetFlags): Settings {
-  const profile = resolveProfile(deps, flags.profile);
+export function resolveSettings(deps: Deps, flags: TargetFlags, use: ProfileUse = {}): Settings {
+  const profile = resolveProfile(deps, flags.profile, use);
   const record = deps.config.profile(profile.value);
   const where = `${deps.config.path} (profile ${profile.value})`;
   const pick = (flag: string | undefined, flagName: string, envName: string, stored: string | undefined, fromToken?: string): Resolved<string> => {
@@ -55,6 +73,8 @@ export function resolveSettings(deps: Deps, flags: TargetFlags): Settings {
     if (fromToken) return { value: fromToken, kind: 'token', source: `${where}, from the stored token` };
     return { value: undefined, kind: 'unset', source: 'not set' };
   };
+  // The stored token is a secret from here on: nothing mkt prints may show it.
+  if (typeof record?.token?.access_token === 'string') holdSecret(deps, record.token.access_token);
   const envToken = deps.env.MKT_TOKEN;
   const token: Resolved<TokenRecord> = envToken
     ? { value: tokenFromEnv(envToken), kind: 'env', source: 'MKT_TOKEN' }

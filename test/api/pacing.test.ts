@@ -3,11 +3,11 @@
 // past maxWaitMs is foreseen before the quota is spent. A dispatcher that counts statuses tells what
 // the server really answered.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Dispatcher } from 'undici';
 import { RateLimitError } from '../../src/api/errors.js';
 import { getQuotes } from '../../src/api/quotes.js';
 import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
+import { pacedTransport } from '../helpers/paced-transport.js';
 import { getQuotes as rawQuotes, getToken, startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -27,44 +27,16 @@ interface Setup {
 async function setup(options: TestSandboxOptions): Promise<Setup> {
   const sandbox = await startTestSandbox(options);
   open.push(sandbox);
-  const agent = new Agent();
-  open.push(agent);
-  const statuses: number[] = [];
-  let inFlight = 0;
-  const idle: Array<() => void> = [];
-  const dispatcher = {
-    request: async (request: Dispatcher.RequestOptions) => {
-      inFlight++;
-      const settled = () => {
-        if (--inFlight === 0) for (const resolve of idle.splice(0)) resolve();
-      };
-      try {
-        const response = await agent.request(request);
-        statuses.push(response.statusCode);
-        response.body.once('close', settled);
-        return response;
-      } catch (error) {
-        settled();
-        throw error;
-      }
-    },
-  } as unknown as Dispatcher;
+  const transport = pacedTransport(sandbox.clock.advance);
+  open.push(transport);
   const events: WaitEvent[] = [];
   const http: TransportOptions = {
-    dispatcher,
+    dispatcher: transport.dispatcher,
     now: sandbox.clock.now,
-    // A wait of seconds outlasts requests of milliseconds: the clock moves once those sent have arrived.
-    sleep: async (ms) => {
-      // Batches let go just before this wait reach the dispatcher first.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
-      // ... and their answers are read.
-      await new Promise((resolve) => setImmediate(resolve));
-      sandbox.clock.advance(ms);
-    },
+    sleep: transport.sleep,
     onWait: (event) => events.push(event),
   };
-  return { sandbox, token: await getToken(sandbox.url), statuses, events, http };
+  return { sandbox, token: await getToken(sandbox.url), statuses: transport.statuses, events, http };
 }
 
 const symbols = (count: number) => Array.from({ length: count }, (_, i) => syntheticSymbol(i + 1));

@@ -26,7 +26,8 @@ describe('mkt login', () => {
     const result = await runCli(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: sandbox.url } });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ for org_demo \(profile default\); token expires in 59m, scope market\.read\n$/);
+    expect(result.stderr).toMatch(/^Logged in to http:\/\/127\.0\.0\.1:\d+ for org_demo \(profile default\); token expires in 59m, scope market\.read\n/);
+    expect(result.stderr.split('\n')[1]).toBe('Saved org org_demo in profile default for later commands (`mkt config list` shows the settings).');
     const token = stored(result.configDir).token;
     expect(token).toMatchObject({ token_type: 'Bearer', scope: 'market.read', organization_id: 'org_demo', base_url: sandbox.url, source: 'cli-login', client_id: 'demo' });
     expect(token.access_token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
@@ -168,7 +169,7 @@ describe('mkt token', () => {
     const result = await runCli(['token'], { env: env() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^Got a token for client demo from http:\/\/127\.0\.0\.1:\d+ \(profile default\); token expires in 59m, scope market\.read\n$/);
+    expect(result.stderr).toMatch(/^Got a token for client demo from http:\/\/127\.0\.0\.1:\d+ \(profile default\); token expires in 59m, scope market\.read\n/);
   });
 
   it('reads the secret from stdin with --with-client-secret and the id from --client-id', async () => {
@@ -198,7 +199,8 @@ describe('mkt token', () => {
   it('maps bad client credentials to exit 4', async () => {
     const result = await runCli(['token'], { env: { ...env(), MKT_CLIENT_SECRET: 'nope' } });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/\nhint: \S/);
+    expect(result.stderr).toContain('hint: the service refused the client credentials: check the client id (--client-id or MKT_CLIENT_ID) and the secret');
+    expect(result.stderr).toContain('then run `mkt token` again');
   });
 
   it('writes a JSON error object with --json', async () => {

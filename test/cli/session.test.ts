@@ -2,29 +2,15 @@
 // and mkt config. One sandbox with an injected clock shared with the CLI.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { useSandboxSession } from './fixtures.js';
 
-let sandbox: TestSandbox;
-let configDir: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ tokenTtlSeconds: 600 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  configDir = path.join(tempDir(), 'cfg');
-});
+const session = useSandboxSession();
+const { run, login } = session;
 
-const run = (argv: string[], options: TestDepsOptions = {}) =>
-  runCli(argv, { configDir, now: sandbox.clock.now, ...options, env: { MKT_BASE_URL: sandbox.url, ...options.env } });
-
-async function login(extra: string[] = []) {
-  const result = await run(['login', '--org', 'org_demo', ...extra], { env: { MKT_API_KEY: 'demo.demo-secret' } });
-  expect(result.code).toBe(0);
-}
-
-const configFile = () => path.join(configDir, 'config.json');
+const configFile = () => path.join(session.configDir, 'config.json');
 
 describe('mkt status', () => {
   it('says where each setting comes from, and exits 0 when usable', async () => {
@@ -32,8 +18,8 @@ describe('mkt status', () => {
     const result = await run(['status']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Profile: +default {2}\(default\)$/m);
-    expect(result.stdout).toMatch(new RegExp(`^Base URL: +${sandbox.url.replace(/\./g, '\\.')} {2}\\(from MKT_BASE_URL\\)$`, 'm'));
-    expect(result.stdout).toMatch(/^Organization: +org_demo {2}\(from .*config\.json \(profile default\), from the stored token\)$/m);
+    expect(result.stdout).toMatch(new RegExp(`^Base URL: +${session.sandbox.url.replace(/\./g, '\\.')} {2}\\(from MKT_BASE_URL\\)$`, 'm'));
+    expect(result.stdout).toMatch(/^Organization: +org_demo {2}\(from .*config\.json \(profile default\)\)$/m);
     expect(result.stdout).toMatch(/^ {2}Expires: +in 10m \(/m);
     expect(result.stdout).toMatch(/mode 0600, directory 0700, private/);
     expect(result.stdout).toContain('Credentials are usable.');
@@ -54,11 +40,13 @@ describe('mkt status', () => {
     const result = await run(['status', '--json', '--org', 'org_demo']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(Object.keys(report)).toEqual(['schema_version', 'usable', 'problems', 'profile', 'base_url', 'organization', 'token', 'config_file']);
+    // Version 1's fields first, in their order; the ones added since after them.
+    expect(Object.keys(report)).toEqual(['schema_version', 'usable', 'problems', 'profile', 'base_url', 'organization', 'token', 'config_file',
+      'warnings', 'client_credentials', 'check']);
     expect(report).toMatchObject({
       schema_version: 1, usable: true, problems: [],
       profile: { value: 'default', kind: 'default' },
-      base_url: { value: sandbox.url, kind: 'env', source: 'MKT_BASE_URL' },
+      base_url: { value: session.sandbox.url, kind: 'env', source: 'MKT_BASE_URL' },
       organization: { value: 'org_demo', kind: 'flag', source: '--org' },
       token: { present: true, kind: 'config', obtained_via: 'cli-login', type: 'Bearer', scope: 'market.read', expires_in_seconds: 600, expired: false },
       config_file: { path: configFile(), exists: true, mode: '0600', dir_mode: '0700', safe: true },
@@ -74,12 +62,12 @@ describe('mkt status', () => {
 
   it('reports an expired token as "expired … ago" and exits 4', async () => {
     await login();
-    const result = await run(['status', '--json'], { now: () => sandbox.clock.now() + 3 * 3_600_000 });
+    const result = await run(['status', '--json'], { now: () => session.sandbox.clock.now() + 3 * 3_600_000 });
     expect(result.code).toBe(4);
     const report = JSON.parse(result.stdout);
     expect(report.token.expired).toBe(true);
     expect(report.problems.join()).toMatch(/the stored token expired 2h 50m ago/);
-    const text = await run(['status'], { now: () => sandbox.clock.now() + 3 * 3_600_000 });
+    const text = await run(['status'], { now: () => session.sandbox.clock.now() + 3 * 3_600_000 });
     expect(text.stdout).toMatch(/Expires: +expired 2h 50m ago/);
   });
 
@@ -106,7 +94,7 @@ describe('mkt logout', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/Removed the stored token of profile default\. The service defines no revocation: the token stays valid for 10m more, until it expires\./);
     const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
-    expect(profile).toEqual({ format: 'json' });
+    expect(profile).toEqual({ org: 'org_demo', format: 'json' });
     expect((await run(['status'])).code).toBe(4);
   });
 
@@ -120,6 +108,7 @@ describe('mkt logout', () => {
   });
 
   it('says so when there is nothing to remove', async () => {
+    expect((await run(['config', 'set', 'format', 'csv', '--profile', 'nobody'])).code).toBe(0);
     const result = await run(['logout', '--profile', 'nobody']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('No stored token for profile nobody.\n');
@@ -144,6 +133,7 @@ describe('profiles and precedence', () => {
     expect(await org([])).toMatchObject({ value: 'org_fromconfig', kind: 'config' });
     expect(await org([], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromenv', kind: 'env', source: 'MKT_ORG' });
     expect(await org(['--org', 'org_fromflag'], { MKT_ORG: 'org_fromenv' })).toMatchObject({ value: 'org_fromflag', kind: 'flag', source: '--org' });
+    expect((await run(['config', 'set', 'format', 'csv', '--profile', 'other'])).code).toBe(0);
     const profile = JSON.parse((await run(['status', '--json'], { env: { MKT_PROFILE: 'other' } })).stdout).profile;
     expect(profile).toMatchObject({ value: 'other', kind: 'env', source: 'MKT_PROFILE' });
   });
@@ -154,7 +144,7 @@ describe('profiles and precedence', () => {
     try {
       const result = await run(['quotes', 'EURUSD', '--base-url', other.url]);
       expect(result.code).toBe(4);
-      expect(result.stderr).toContain(`the stored token was issued by ${sandbox.url}, not ${other.url}`);
+      expect(result.stderr).toContain(`the stored token was issued by ${session.sandbox.url}, not ${other.url}`);
     } finally {
       await other.close();
     }
@@ -170,7 +160,7 @@ describe('profiles and precedence', () => {
 describe('expiry and transparent renewal', () => {
   it('an expired token is exit 4 with the next step', async () => {
     await login();
-    const later = () => sandbox.clock.now() + 601_000;
+    const later = () => session.sandbox.clock.now() + 601_000;
     const result = await run(['quotes', 'EURUSD'], { now: later });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/error: the stored token expired 1s ago \(profile default\)/);
@@ -180,8 +170,8 @@ describe('expiry and transparent renewal', () => {
   it('the service\'s own 401 for a token it has expired is exit 4', async () => {
     await login();
     // The CLI's clock thinks the token is fresh; the service's does not.
-    sandbox.clock.advance(601_000);
-    const result = await run(['quotes', 'EURUSD'], { now: () => sandbox.clock.now() - 601_000 });
+    session.sandbox.clock.advance(601_000);
+    const result = await run(['quotes', 'EURUSD'], { now: () => session.sandbox.clock.now() - 601_000 });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('401');
   });
@@ -190,13 +180,13 @@ describe('expiry and transparent renewal', () => {
     const creds = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' };
     expect((await run(['token'], { env: creds })).code).toBe(0);
     const first = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token;
-    sandbox.clock.advance(550_000); // 50 s left: inside the 60 s renewal window
+    session.sandbox.clock.advance(550_000); // 50 s left: inside the 60 s renewal window
     const result = await run(['quotes', 'EURUSD', '--json'], { env: creds });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).data[0].symbol).toBe('EURUSD');
     const second = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token;
     expect(second.access_token).not.toBe(first.access_token);
-    expect(Date.parse(second.expires_at)).toBe(sandbox.clock.now() + 600_000);
+    expect(Date.parse(second.expires_at)).toBe(session.sandbox.clock.now() + 600_000);
   });
 
   it('mints a token when there is none and client credentials are set', async () => {
@@ -243,7 +233,7 @@ describe('mkt config', () => {
 
 describe('a corrupt config file', () => {
   it('is reported with its path and the fix, never a stack trace, and left alone', async () => {
-    fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(session.configDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), '{"profiles": {"default": {', { mode: 0o600 });
     for (const args of [['status'], ['quotes', 'EURUSD'], ['login', '--org', 'org_demo'], ['config', 'set', 'org', 'org_a']]) {
       const result = await run(args, { env: { MKT_API_KEY: 'demo.demo-secret' } });
@@ -256,7 +246,7 @@ describe('a corrupt config file', () => {
   });
 
   it('says where the fault is without quoting the file, which may hold a token', async () => {
-    fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(session.configDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), '{"profiles": {"default": {"token": {"access_token": SUPERSECRETTOKEN}}}}', { mode: 0o600 });
     const result = await run(['status']);
     expect(result.code).toBe(2);
@@ -274,5 +264,55 @@ describe('an organization that is not org_<id>', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('is not of the form org_<id>');
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+});
+
+describe('settings that stay (issue 12 section 3)', () => {
+  const bare = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { configDir: session.configDir, now: session.sandbox.clock.now, env });
+
+  it('login --base-url --org keeps both in the profile; logout removes the token only; login again needs only the key', async () => {
+    const first = await bare(['login', '--org', 'org_demo', '--base-url', session.sandbox.url], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`Saved base-url ${session.sandbox.url} and org org_demo in profile default`);
+    expect((await bare(['config', 'get', 'base-url'])).stdout).toBe(`${session.sandbox.url}\n`);
+    expect((await bare(['config', 'get', 'org'])).stdout).toBe('org_demo\n');
+    const status = await bare(['status']);
+    expect(status.stdout).toMatch(/^Base URL: +\S+ {2}\(from .*config\.json \(profile default\)\)$/m);
+    expect((await bare(['logout'])).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default).toEqual({ base_url: session.sandbox.url, org: 'org_demo' });
+    const again = await bare(['login'], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('Saved');
+    expect((await bare(['quotes', 'EURUSD'])).code).toBe(0);
+  });
+
+  it('mkt token keeps them too, in its own profile', async () => {
+    const result = await bare(['token', '--base-url', session.sandbox.url, '--org', 'org_demo', '--profile', 'ci'], { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' });
+    expect(result.code).toBe(0);
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.ci;
+    expect(profile).toMatchObject({ base_url: session.sandbox.url, org: 'org_demo' });
+  });
+
+  it('values from the environment belong to that shell or job and are not saved', async () => {
+    expect((await bare(['login'], { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: session.sandbox.url, MKT_ORG: 'org_demo' })).code).toBe(0);
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
+    expect(profile.base_url).toBeUndefined();
+    expect(profile.org).toBeUndefined();
+  });
+
+  it('an organization typed at the prompt is kept', async () => {
+    const result = await bare(['login'], { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: session.sandbox.url });
+    expect(result.code).toBe(2);
+    const prompted = await runCli(['login'], { configDir: session.configDir, now: session.sandbox.clock.now, env: { MKT_API_KEY: 'demo.demo-secret', MKT_BASE_URL: session.sandbox.url },
+      stdinIsTTY: true, stdoutIsTTY: true, prompts: ['org_demo'] });
+    expect(prompted.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.org).toBe('org_demo');
+  });
+
+  it('a flag replaces a saved value, and says so', async () => {
+    expect((await bare(['config', 'set', 'base-url', 'http://127.0.0.1:9'])).code).toBe(0);
+    const result = await bare(['login', '--org', 'org_demo', '--base-url', session.sandbox.url], { MKT_API_KEY: 'demo.demo-secret' });
+    expect(result.code).toBe(0);
+    expect((await bare(['config', 'get', 'base-url'])).stdout).toBe(`${session.sandbox.url}\n`);
   });
 });

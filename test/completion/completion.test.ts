@@ -84,6 +84,11 @@ describe('mkt completion', () => {
     expect(specs.find((spec) => spec.path.join(' ') === 'quotes')!.options.find((option) => option.flags.includes('--format'))!.choices)
       .toEqual(['table', 'tsv', 'json', 'ndjson', 'csv']);
     expect(specs.map((spec) => spec.path.join(' '))).toContain('config get');
+    // The shared flags go before any command, and after the commands that take them only.
+    expect(flags('')).toEqual(expect.arrayContaining(['--profile', '--base-url', '--org', '-v', '--verbose', '-q', '--quiet', '--no-color']));
+    expect(flags('quotes')).toEqual(expect.arrayContaining(['--profile', '--base-url', '--org', '-v', '-q', '--quiet']));
+    expect(flags('sandbox')).not.toContain('--profile');
+    expect(flags('completion')).not.toContain('--quiet');
   });
 
   it('lists profile names for the scripts through the hidden __complete command', async () => {
@@ -111,6 +116,9 @@ describe.skipIf(!shells.bash)('bash', () => {
     [['mkt', 'quotes', '--format', '='], ['table', 'tsv', 'json', 'ndjson', 'csv']],
     [['mkt', 'quotes', '--wa'], ['--watch']],
     [['mkt', '--no-color', 'quotes', 'EURUSD', '--inter'], ['--interval']],
+    [['mkt', '--profile', 'ci', 'quotes', '--fo'], ['--format']], // a shared flag's value before the command is not a command
+    [['mkt', '--qu'], ['--quiet']],
+    [['mkt', 'sandbox', '--pro'], []], // after the command, only its own options
     [['mkt', 'quotes', '--venue', 'XNAS', '--fo'], ['--format']], // an option's value is not a command
     [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path', 'help']],
     [['mkt', 'config', 'get', '--p'], ['--profile']],

@@ -31,6 +31,8 @@ export interface TestDeps {
   stderr: () => string;
   configDir: string;
   prompted: Array<{ question: string; mask: boolean }>;
+  /** What a prompt's validation said of each answer it refused. */
+  rejected: string[];
 }
 
 export function tempDir(prefix = 'mkt-test-'): string {
@@ -42,6 +44,7 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
   let err = '';
   const prompts = [...(options.prompts ?? [])];
   const prompted: TestDeps['prompted'] = [];
+  const rejected: string[] = [];
   const io: IO = {
     stdout: { write: (text) => void (out += text) },
     stderr: { write: (text) => void (err += text) },
@@ -50,11 +53,16 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     stdoutIsTTY: options.stdoutIsTTY ?? false,
     stderrIsTTY: options.stderrIsTTY ?? false,
     columns: 100,
-    prompt: async (question, { mask }) => {
-      prompted.push({ question, mask });
-      const answer = prompts.shift();
-      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
-      return answer;
+    // As inquirer does with `validate`: an answer it rejects is said and asked again.
+    prompt: async (question, { mask, validate }) => {
+      for (;;) {
+        prompted.push({ question, mask });
+        const answer = prompts.shift();
+        if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
+        const problem = validate?.(answer.trim());
+        if (problem === undefined) return answer;
+        rejected.push(problem);
+      }
     },
   };
   const configDir = options.configDir ?? path.join(tempDir(), 'config');
@@ -69,7 +77,7 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     sleep: options.sleep ?? sleep,
     random: Math.random,
   };
-  return { deps, stdout: () => out, stderr: () => err, configDir, prompted };
+  return { deps, stdout: () => out, stderr: () => err, configDir, prompted, rejected };
 }
 
 export interface RunResult {

@@ -112,7 +112,7 @@ describe('redirects are not followed with credentials', () => {
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toContain(`answered ${status} redirecting to ${elsewhere.url}/`);
     expect(run.stderr).toContain('redirects are not followed with credentials');
-    expect(run.stderr).toMatch(/\nhint: set (the base URL|baseUrl) to the address the service really serves/);
+    expect(run.stderr).toMatch(/\nhint: set (the base URL( \(--base-url\))?|baseUrl) to the address the service really serves/);
     expect(run.stderr).not.toContain(TOKEN);
   });
 });

@@ -23,7 +23,7 @@ async function settingsFor(flags: NetworkFlags, env: Record<string, string> = {}
 
 describe('resolving the network settings', () => {
   it.each([
-    ['the defaults', {}, {}, { timeoutMs: 15_000, retries: 2, maxWaitMs: 90_000 }],
+    ['the defaults: --max-wait covers a whole rate window', {}, {}, { timeoutMs: 15_000, retries: 2, maxWaitMs: 90_000 }],
     ['flags', { timeout: '1500ms', retries: '0', maxWait: '1m' }, {}, { timeoutMs: 1500, retries: 0, maxWaitMs: 60_000 }],
     ['the environment', {}, { MKT_TIMEOUT: '3s', MKT_RETRIES: '5', MKT_MAX_WAIT: '10' }, { timeoutMs: 3000, retries: 5, maxWaitMs: 10_000 }],
     ['flags over the environment', { timeout: '2s', retries: '1', maxWait: '4s' }, { MKT_TIMEOUT: 'nonsense', MKT_RETRIES: 'x', MKT_MAX_WAIT: 'y' },

@@ -3,6 +3,7 @@ import { Argument, type Command } from 'commander';
 import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
 import type { ProfileRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl, resolveProfile } from '../settings.js';
 import { FORMATS, isFormat } from '../options/format.js';
@@ -61,23 +62,23 @@ Examples:
   const profileHelp = 'the profile (env MKT_PROFILE; default "default")';
 
   config.command('get').addArgument(keyArgument()).description('print one setting (nothing when it is not set)').option(profileOption, profileHelp)
-    .action((key: string, options: ConfigOptions) => {
+    .action((key: string, _options: ConfigOptions, self: Command) => {
       const spec = keySpec(key);
-      const value = deps.config.profile(resolveProfile(deps, options.profile).value)?.[spec.field];
+      const value = deps.config.profile(resolveProfile(deps, commandOptions<ConfigOptions>(self).profile).value)?.[spec.field];
       if (value !== undefined) deps.io.stdout.write(`${value}\n`);
     });
   config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
-    .action(async (key: string, value: string, options: ConfigOptions) => {
+    .action(async (key: string, value: string, _options: ConfigOptions, self: Command) => {
       const spec = keySpec(key);
       const normalized = spec.normalize(deps, value);
-      const profile = resolveProfile(deps, options.profile).value;
+      const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile, { creates: true }).value;
       await deps.config.updateProfile(profile, (record) => ({ ...record, [spec.field]: normalized }));
       deps.io.stderr.write(`Set ${key} to ${normalized} (profile ${profile}).\n`);
     });
   config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
-    .action(async (key: string, options: ConfigOptions) => {
+    .action(async (key: string, _options: ConfigOptions, self: Command) => {
       const spec = keySpec(key);
-      const profile = resolveProfile(deps, options.profile).value;
+      const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile).value;
       await deps.config.updateProfile(profile, (record) => {
         const next: ProfileRecord = { ...record };
         delete next[spec.field];
@@ -87,7 +88,8 @@ Examples:
     });
   config.command('list').description('print the settings of a profile, or of all with --all')
     .option(profileOption, profileHelp).option('--all', 'every profile')
-    .action((options: ConfigOptions & { all?: boolean }) => {
+    .action((_options: ConfigOptions, self: Command) => {
+      const options = commandOptions<ConfigOptions & { all?: boolean }>(self);
       const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
       const lines: string[] = [];
       for (const name of names) {

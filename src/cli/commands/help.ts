@@ -8,13 +8,13 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_BASE_URL', 'the service address (no built-in default)'],
   ['MKT_ORG', 'the organization, org_<id>'],
   ['MKT_PROFILE', 'the profile (default "default")'],
-  ['MKT_TOKEN', 'an access token to use instead of the stored one (with MKT_ORG and MKT_BASE_URL, no login needed)'],
-  ['MKT_API_KEY', 'the API key for mkt login'],
-  ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for renewing expired tokens by themselves'],
+  ['MKT_TOKEN', 'an access token to use instead of the stored one (with MKT_ORG and MKT_BASE_URL, no login needed); in CI, from a secret store'],
+  ['MKT_API_KEY', 'the API key for mkt login, in CI from a secret store (typed on a command line, a real key lands in shell history)'],
+  ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for getting and renewing tokens by themselves (mkt status counts them)'],
   ['MKT_CONFIG_DIR', 'the directory of config.json (default: the OS config directory, e.g. ~/.config/mkt)'],
   ['MKT_FORMAT', 'the default output format of mkt quotes'],
-  ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', 'defaults for --timeout, --retries, --max-wait'],
-  ['MKT_CA_FILE', 'extra CA certificates (PEM) to trust; NODE_EXTRA_CA_CERTS works too'],
+  ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', 'defaults for --timeout (15s), --retries (2), --max-wait (90s)'],
+  ['MKT_CA_FILE', 'extra CA certificates (PEM, at most 4 MiB) to trust; NODE_EXTRA_CA_CERTS works too'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies (either case)'],
   ['MKT_DEBUG=1', 'print requests (secrets redacted) and stack traces'],
   ['MKT_ALLOW_INSECURE_HTTP=1', 'allow plain http to hosts other than loopback'],
@@ -43,7 +43,11 @@ export function registerHelp(program: Command, deps: Deps): void {
       if (text) return deps.io.stdout.write(text());
       let command: Command | undefined = program;
       for (const name of topic) command = command?.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
-      if (!command) throw new UsageError(`no help topic or command "${topic.join(' ')}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${program.commands.map((c) => c.name()).join(', ')}`);
+      if (!command) {
+        // Only the commands `mkt --help` lists: not the hidden __complete the completion scripts call.
+        const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
+        throw new UsageError(`no help topic or command "${topic.join(' ').slice(0, 80)}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${commands.join(', ')}`);
+      }
       command.outputHelp();
     });
 }

@@ -2,8 +2,9 @@
 import { Command, Option } from 'commander';
 import { API_KEY_PATTERN, cliLogin } from '../../api/auth.js';
 import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
-import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { formatAge } from '../../shared/time.js';
 import { stripControl } from '../../shared/text.js';
 import { UsageError } from '../errors.js';
@@ -23,6 +24,7 @@ const API_KEY: Omit<SecretSource, 'stdinFlagGiven'> = {
   envName: 'MKT_API_KEY',
   label: 'API key',
   example: 'mkt login --with-api-key < key.txt',
+  check: (value) => API_KEY_PATTERN.test(value) ? undefined : 'an API key is <client_id>.<client_secret>: copy the whole key, both parts joined by a dot',
 };
 
 export function registerLogin(program: Command, deps: Deps, state: RunState): void {
@@ -31,27 +33,31 @@ export function registerLogin(program: Command, deps: Deps, state: RunState): vo
     .option('--with-api-key', 'read the API key from standard input')
     .addOption(new Option('--api-key <key>').hideHelp())
     .addHelpText('after', `
-The API key comes from standard input (--with-api-key), MKT_API_KEY, or a masked prompt on a
-terminal; never from a flag. The organization comes from --org, MKT_ORG, the profile, or a prompt.
+A real key never goes on a command line, where shell history and ps keep it: type it at the
+masked prompt, pipe it in with --with-api-key, or in CI put it in MKT_API_KEY from the CI's secret
+store. A flag (--api-key) is refused. The organization comes from --org, MKT_ORG, the profile, or a
+prompt. --base-url and --org given here (or an organization typed at the prompt) are kept in the
+profile for later commands; logout removes the token only.
 
 Examples:
-  $ mkt login --org org_demo                               # prompts for the key
-  $ mkt login --with-api-key --org org_demo < key.txt
-  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo --base-url http://127.0.0.1:4010`);
-  addNetworkOptions(addTargetOptions(command)).action(async (options: LoginOptions) => {
-    state.exitCode = await runLogin(deps, options, state);
+  $ mkt login --org org_demo --base-url https://api.example.com   # asks for the key, masked
+  $ mkt login --with-api-key --org org_demo < key.txt             # from a file only you can read
+  $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo         # the sandbox's demo key only`);
+  addNetworkOptions(addTargetOptions(command)).action(async (_options: LoginOptions, self: Command) => {
+    state.exitCode = await runLogin(deps, commandOptions<LoginOptions>(self), state);
   });
 }
 
 export async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Promise<number> {
   rejectSecretFlag(options.apiKey, '--api-key', secretHint({ ...API_KEY, stdinFlagGiven: false }));
-  const settings = resolveSettings(deps, options);
+  const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
   const { value: apiKey } = await readSecret(deps, { ...API_KEY, stdinFlagGiven: options.withApiKey === true });
   if (!API_KEY_PATTERN.test(apiKey)) {
     throw new UsageError('the API key is not of the form <client_id>.<client_secret>', 'copy the whole key, both parts joined by a dot');
   }
-  const organizationId = await readOrganization(deps, settings);
+  const organization = await readOrganization(deps, settings);
+  const organizationId = organization.value;
   if (!ORGANIZATION_PATTERN.test(organizationId)) {
     throw new UsageError(`the organization "${organizationId.slice(0, 80)}" is not of the form org_<id>`, 'for example --org org_demo');
   }
@@ -61,12 +67,17 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   const http = await createHttp(deps, options, state);
   const token = await cliLogin(http, baseUrl, apiKey, organizationId);
   const profile = settings.profile.value;
-  const record = await saveToken(deps, {
+  const { record, saved } = await saveToken(deps, {
     // The organization asked for and checked above; the service's echo of it is not trusted.
     profile, token, source: 'cli-login', baseUrl, organizationId,
     clientId: apiKey.slice(0, apiKey.indexOf('.')),
+    settings: settingsToKeep(settings, baseUrl, organization),
   });
-  deps.io.stderr.write(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}\n`);
+  if (!options.quiet) {
+    deps.io.stderr.write(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}\n`);
+    if (saved) deps.io.stderr.write(`${saved}\n`);
+  }
+  warnAboutScope(deps, record.scope);
   return 0;
 }
 
@@ -75,4 +86,11 @@ export function describeToken(deps: Deps, expiresAt: string | undefined, scope: 
   if (expiresAt) parts.push(`expires in ${formatAge(Date.parse(expiresAt) - deps.now())}`);
   parts.push(scope ? `scope ${scope}` : 'no scope');
   return stripControl(`; token ${parts.join(', ')}`);
+}
+
+/** `mkt quotes` needs market.read; a token the service says lacks it gets 403 there. */
+export function warnAboutScope(deps: Deps, scope: string | undefined): void {
+  if (scope === undefined || scope.split(/\s+/).includes('market.read')) return;
+  const shown = scope.trim() === '' ? 'no scope' : `scope "${stripControl(scope).slice(0, 80)}"`;
+  deps.io.stderr.write(`warning: the token has ${shown}, without market.read: \`mkt quotes\` will be refused (403) with it; use a key or client that has market.read\n`);
 }

@@ -1,6 +1,7 @@
 // mkt logout: forget stored tokens. The service defines no revocation, so say so.
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { formatAge } from '../../shared/time.js';
 import { UsageError } from '../errors.js';
 import type { RunState } from '../main.js';
@@ -24,8 +25,8 @@ Examples:
   $ mkt logout
   $ mkt logout --profile ci
   $ mkt logout --all`)
-    .action(async (options: LogoutOptions) => {
-      state.exitCode = await runLogout(deps, options);
+    .action(async (_options: LogoutOptions, self: Command) => {
+      state.exitCode = await runLogout(deps, commandOptions<LogoutOptions>(self));
     });
 }
 

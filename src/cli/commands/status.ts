@@ -1,71 +1,55 @@
 // mkt status: which profile, service, organization and token a command would use, and where each
-// came from. Offline: it reads settings and the store, and never prints the token.
+// came from. Offline, it reads settings and the store; --check asks the service (../status-check.ts).
+// It never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { tokenProblem } from '../credentials.js';
+import { credentialsHint, isBearerToken, tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatAge } from '../../shared/time.js';
-import { safeJson, stripControl } from '../../shared/text.js';
+import { safeJson } from '../../shared/text.js';
 import type { RunState } from '../main.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from '../options/target.js';
+import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { checkWithService, DEFAULT_CHECK_SYMBOL } from '../status-check.js';
+import { renderStatus, type Setting, type StatusReport } from '../status-report.js';
 
-export interface StatusOptions extends TargetFlags {
+export interface StatusOptions extends TargetFlags, NetworkFlags {
   json?: boolean;
-}
-
-/** `mkt status --json`, schema_version 1 (README "mkt status --json"). */
-export interface StatusReport {
-  schema_version: 1;
-  usable: boolean;
-  problems: string[];
-  profile: Setting;
-  base_url: Setting;
-  organization: Setting;
-  token: {
-    present: boolean;
-    kind: string;
-    source: string;
-    obtained_via: string | null;
-    type: string | null;
-    scope: string | null;
-    organization_id: string | null;
-    issued_by: string | null;
-    expires_at: string | null;
-    expires_in_seconds: number | null;
-    expired: boolean | null;
-    fingerprint: string | null;
-  };
-  config_file: { path: string; exists: boolean; mode: string | null; dir_mode: string | null; safe: boolean };
-}
-
-interface Setting {
-  value: string | null;
-  kind: string;
-  source: string;
+  check?: boolean;
+  checkSymbol?: string;
 }
 
 export function registerStatus(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('status')
-    .description('show the profile, service, organization and token in use, and where each comes from')
+    .description('show the profile, service, organization and token in use, and where each comes from; --check asks the service')
     .option('--json', 'write the status as JSON (a stable schema, see the README)')
+    .option('--check', 'ask the service: one quotes request proves it is reachable and takes the credentials, and shows the rate-limit headroom')
+    .option('--check-symbol <symbol>', `the symbol --check asks for (default ${DEFAULT_CHECK_SYMBOL})`)
     .addHelpText('after', `
-Exits 0 when the credentials are usable, 4 when they are not. Does not contact the service.
+Offline, exits 0 when the credentials are usable (a token, or MKT_CLIENT_ID and MKT_CLIENT_SECRET
+to get one) and 4 when they are not. With --check, one quotes request (one symbol, one unit of the
+rate limit) proves reachability, authentication and authorization, as \`gh auth status\` does; the
+exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network).
 
 Examples:
   $ mkt status
+  $ mkt status --check                                  # a CI pre-flight
   $ mkt status --json | jq .token.expires_in_seconds`);
-  addTargetOptions(command).action(async (options: StatusOptions) => {
+  addNetworkOptions(addTargetOptions(command)).action(async (_options: StatusOptions, self: Command) => {
+    const options = commandOptions<StatusOptions>(self);
     const report = await buildStatus(deps, options);
+    if (options.check && report.usable) await checkWithService(deps, options, state, report);
     deps.io.stdout.write(options.json ? `${safeJson(report, 2)}\n` : renderStatus(report));
-    state.exitCode = report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
+    state.exitCode = report.check && !report.check.ok ? report.check.exit_code : report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
   });
 }
 
 export async function buildStatus(deps: Deps, options: TargetFlags): Promise<StatusReport> {
   const settings = resolveSettings(deps, options);
   const problems: string[] = [];
+  const warnings: string[] = [];
   let baseUrl = settings.baseUrl.value;
   if (baseUrl === undefined) problems.push('no base URL: pass --base-url, set MKT_BASE_URL, or run `mkt config set base-url URL`');
   else {
@@ -79,8 +63,18 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
   const token = settings.token.value;
   const now = deps.now();
   const fromEnv = settings.token.kind === 'env';
+  const clientId = deps.env.MKT_CLIENT_ID || undefined;
+  const hasClientCredentials = clientId !== undefined && Boolean(deps.env.MKT_CLIENT_SECRET);
   const problem = fromEnv ? undefined : tokenProblem(token, baseUrl, now);
-  if (problem && problem.kind !== 'expiring') problems.push(`${problem.message}: run \`mkt login\` or \`mkt token\``);
+  // As requireCredentials does: client credentials in the environment get a token when none is usable.
+  const renews = hasClientCredentials && problem !== undefined && problem.kind !== 'other-service';
+  if (fromEnv && !isBearerToken(token!.access_token)) problems.push('MKT_TOKEN holds a character a bearer token cannot have (a space, a line break or another control character)');
+  if (problem && problem.kind !== 'expiring' && !renews) problems.push(`${problem.message}: ${credentialsHint(settings, problem, baseUrl)}`);
+  if (renews) warnings.push(`${problem!.message}; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it`);
+  const tokenOrg = fromEnv ? undefined : token?.organization_id;
+  if (tokenOrg && settings.org.value && tokenOrg !== settings.org.value && !renews) {
+    warnings.push(`the stored token was issued for ${tokenOrg}, not ${settings.org.value} (from ${settings.org.source}): the service will refuse quotes (403) unless the token may act for ${settings.org.value} too`);
+  }
   const expiresAt = token?.expires_at;
   const left = expiresAt ? Date.parse(expiresAt) - now : undefined;
   const permissions = deps.config.permissions();
@@ -112,6 +106,9 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
       dir_mode: permissions.dirMode === undefined ? null : formatMode(permissions.dirMode),
       safe: permissions.safe,
     },
+    warnings,
+    client_credentials: { present: hasClientCredentials, client_id: hasClientCredentials ? clientId : null, renews_token: renews },
+    check: null,
   };
 }
 
@@ -119,43 +116,6 @@ function setting(resolved: Resolved<string>): Setting {
   return { value: resolved.value ?? null, kind: resolved.kind, source: resolved.source };
 }
 
-export function renderStatus(report: StatusReport): string {
-  const rows: Array<[string, string]> = [];
-  const show = (label: string, item: Setting) => rows.push([label, item.value === null ? '(not set)' : `${item.value}  (${describe(item)})`]);
-  show('Profile', report.profile);
-  show('Base URL', report.base_url);
-  show('Organization', report.organization);
-  const token = report.token;
-  if (!token.present) rows.push(['Token', '(none)']);
-  else {
-    rows.push(['Token', `${token.obtained_via === 'environment' ? 'from MKT_TOKEN' : `via ${token.obtained_via}`}  (${describe(token)})`]);
-    rows.push(['  Type', token.type ?? '?']);
-    rows.push(['  Scope', token.scope || '(none)']);
-    if (token.issued_by) rows.push(['  Issued by', token.issued_by]);
-    if (token.expires_in_seconds !== null) {
-      const age = formatAge(Math.abs(token.expires_in_seconds) * 1000);
-      rows.push(['  Expires', `${token.expired ? `expired ${age} ago` : `in ${age}`} (${token.expires_at})`]);
-    } else if (token.obtained_via !== 'environment') rows.push(['  Expires', 'unknown (the service gave no expires_in)']);
-    rows.push(['  Fingerprint', token.fingerprint ?? '?']);
-  }
-  const file = report.config_file;
-  rows.push(['Config file', `${file.path}${file.exists ? `  (mode ${file.mode}, directory ${file.dir_mode}, ${file.safe ? 'private' : 'READABLE BY OTHERS'})` : '  (not created yet)'}`]);
-  // Scope, organization and addresses can come from the service: nothing in them may drive the terminal.
-  for (const row of rows) row[1] = stripControl(row[1]);
-  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  let text = rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
-  text += report.usable ? 'Credentials are usable.\n' : report.problems.map((problem) => `Problem: ${problem}\n`).join('');
-  return text;
-}
-
-function describe(item: { kind: string; source: string }): string {
-  switch (item.kind) {
-    case 'flag': return `from the ${item.source} flag`;
-    case 'env': return `from ${item.source}`;
-    case 'default': return 'default';
-    default: return `from ${item.source}`;
-  }
-}
 
 /** Identifies a token without revealing any of it. node:crypto loads only here (startup cost). */
 export async function fingerprint(accessToken: string): Promise<string> {

@@ -2,16 +2,18 @@
 import { Command, Option } from 'commander';
 import { clientCredentials } from '../../api/auth.js';
 import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
-import { readSecret, rejectSecretFlag, saveToken, secretHint, type SecretSource } from '../credentials.js';
+import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
+import { releaseSecret } from '../secrets.js';
 import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { safeJson } from '../../shared/text.js';
 import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../main.js';
-import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
-import { describeToken } from './login.js';
+import { ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { describeToken, warnAboutScope } from './login.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;
@@ -37,37 +39,46 @@ export function registerToken(program: Command, deps: Deps, state: RunState): vo
     .option('--print', 'write only the access token to stdout')
     .option('--json', 'write the token response as JSON to stdout')
     .addHelpText('after', `
-The client secret comes from standard input (--with-client-secret), MKT_CLIENT_SECRET, or a masked
-prompt on a terminal; never from a flag. With MKT_CLIENT_ID and MKT_CLIENT_SECRET set, commands
-that need a token renew an expired client-credentials token by themselves.
+A real secret never goes on a command line, where shell history and ps keep it: type it at the
+masked prompt (on a terminal mkt asks for the client id too), pipe it in with --with-client-secret,
+or in CI put MKT_CLIENT_ID and MKT_CLIENT_SECRET in the environment from the CI's secret store. With
+those two set, commands that need a token get or renew one by themselves. --base-url and --org given
+here are kept in the profile for later commands.
 
 Examples:
-  $ MKT_CLIENT_ID=demo MKT_CLIENT_SECRET=demo-secret mkt token --org org_demo
-  $ export TOKEN=$(mkt token --client-id demo --with-client-secret --print < secret.txt)
-  $ mkt token --json | jq .expires_in`);
-  addNetworkOptions(addTargetOptions(command)).action(async (options: TokenOptions) => {
-    state.exitCode = await runToken(deps, options, state);
+  $ mkt token --org org_demo                                       # asks for the id and the secret
+  $ mkt token --client-id ci --with-client-secret --org org_demo < secret.txt
+  $ export TOKEN=$(mkt token --client-id ci --with-client-secret --print < secret.txt)
+  $ mkt token --json | jq .expires_in          # MKT_CLIENT_ID and MKT_CLIENT_SECRET from a secret store`);
+  addNetworkOptions(addTargetOptions(command)).action(async (_options: TokenOptions, self: Command) => {
+    state.exitCode = await runToken(deps, commandOptions<TokenOptions>(self), state);
   });
 }
 
 export async function runToken(deps: Deps, options: TokenOptions, state: RunState): Promise<number> {
   rejectSecretFlag(options.clientSecret, '--client-secret', secretHint({ ...CLIENT_SECRET, stdinFlagGiven: false }));
   if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
-  const settings = resolveSettings(deps, options);
+  const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
-  const clientId = options.clientId ?? deps.env.MKT_CLIENT_ID;
-  if (!clientId) throw new UsageError('no client id given', 'pass --client-id ID or set MKT_CLIENT_ID');
-  if (/\s/.test(clientId)) throw new UsageError('the client id must not contain spaces');
   const organizationId = settings.org.value;
   if (organizationId !== undefined && !ORGANIZATION_PATTERN.test(organizationId)) {
     throw new UsageError(`the organization "${organizationId.slice(0, 80)}" (from ${settings.org.source}) is not of the form org_<id>`);
   }
+  const clientId = await readClientId(deps, options);
   const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
   const http = await createHttp(deps, options, state);
   const token = await clientCredentials(http, baseUrl, clientId, clientSecret);
   const profile = settings.profile.value;
-  const record = await saveToken(deps, { profile, token, source: 'client-credentials', baseUrl, organizationId, clientId });
+  const { record, saved } = await saveToken(deps, {
+    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,
+    settings: settingsToKeep(settings, baseUrl, organizationId === undefined ? undefined : { value: organizationId, prompted: false }),
+  });
 
+  if (options.print || options.json) {
+    // The token asked for: held secrets are scrubbed from output, and the service may hand out the
+    // token already stored.
+    releaseSecret(deps, token.accessToken);
+  }
   if (options.print) {
     deps.io.stdout.write(`${token.accessToken}\n`);
   } else if (options.json) {
@@ -78,8 +89,26 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
       scope: token.scope ?? null,
       organization_id: organizationId ?? null,
     }, 2)}\n`);
-  } else {
+  } else if (!options.quiet) {
     deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
+    if (saved) deps.io.stderr.write(`${saved}\n`);
+  }
+  warnAboutScope(deps, record.scope);
+  if (organizationId === undefined) {
+    deps.io.stderr.write(`warning: no organization set for profile ${profile}: \`mkt quotes\` will need one; ${ORG_HINT}\n`);
   }
   return 0;
+}
+
+/** --client-id, MKT_CLIENT_ID, or a prompt on a terminal (the secret is prompted for there too). */
+async function readClientId(deps: Deps, options: TokenOptions): Promise<string> {
+  const problem = (value: string) => /\s/.test(value) ? 'the client id must not contain spaces' : undefined;
+  let clientId = options.clientId ?? deps.env.MKT_CLIENT_ID;
+  if (!clientId && deps.io.stdinIsTTY && deps.io.stdoutIsTTY) {
+    clientId = (await deps.io.prompt('Client id:', { mask: false, validate: (answer) => answer === '' ? 'enter the client id' : problem(answer) })).trim();
+  }
+  if (!clientId) throw new UsageError('no client id given', 'pass --client-id ID or set MKT_CLIENT_ID (or run mkt token on a terminal, which asks)');
+  const bad = problem(clientId);
+  if (bad) throw new UsageError(bad);
+  return clientId;
 }

@@ -30,16 +30,17 @@ export interface CommandSpec {
   words: string[];
 }
 
-/** One entry per visible command, the program first; each with its own and the program's options. */
+/**
+ * One entry per visible command, the program first, each with its own options. The program's go
+ * before the command only (positional options: after it, the command's own parse reads them, and
+ * every command defines the shared ones it takes).
+ */
 export function describeCommands(program: Command): CommandSpec[] {
-  const globals = program.options.filter((option) => !option.hidden && option.long !== '--version').map(describeOption);
   const specs: CommandSpec[] = [];
   const visit = (command: Command, path: string[]) => {
     const help = command.createHelp();
     const subcommands = help.visibleCommands(command);
-    const own = help.visibleOptions(command).map(describeOption);
-    const known = new Set(own.flatMap((option) => option.flags));
-    const options = path.length === 0 ? own : [...own, ...globals.filter((option) => !option.flags.some((flag) => known.has(flag)))];
+    const options = help.visibleOptions(command).map(describeOption);
     const words = command.registeredArguments.flatMap((argument) => argument.argChoices ?? []);
     // `mkt help <command>` takes a command name; commander has no way to say so on the argument.
     if (path.length === 1 && command.name() === 'help') {

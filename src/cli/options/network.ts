@@ -8,13 +8,15 @@ export interface NetworkFlags {
   maxWait?: string;
   caFile?: string;
   verbose?: boolean;
+  quiet?: boolean;
 }
 
 export function addNetworkOptions(command: Command): Command {
   return command
     .option('--timeout <duration>', 'per attempt, covering connect, headers and body (env MKT_TIMEOUT)', undefined)
     .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
-    .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT)')
-    .option('--ca-file <path>', 'extra PEM CA certificates to trust (env MKT_CA_FILE)')
-    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)');
+    .option('--max-wait <duration>', 'the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT; default 90s, a whole rate window)')
+    .option('--ca-file <path>', 'extra PEM CA certificates to trust, at most 4 MiB (env MKT_CA_FILE)')
+    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)')
+    .option('-q, --quiet', 'no progress, no waits announced (waits over 2s are, in a pipe too), no confirmations; warnings and errors still print');
 }

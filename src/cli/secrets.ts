@@ -1,0 +1,51 @@
+// Every secret mkt holds during a run (MKT_TOKEN, MKT_API_KEY, MKT_CLIENT_SECRET, the stored token, a
+// key or secret read from standard input or a prompt) is scrubbed by value from all it prints: the
+// last guard for what a server, a file or an error message may echo back (issue 13). main wraps the
+// run's streams once; code that comes to hold a secret registers it with holdSecret.
+import { redactSecrets } from '../shared/text.js';
+import type { Deps } from './deps.js';
+import type { Output } from './io.js';
+
+/** The secrets of each run, by the Deps main hands to the commands. */
+const held = new WeakMap<Deps, Set<string>>();
+
+/** Environment variables whose values are secrets. */
+const SECRET_VARIABLES = ['MKT_TOKEN', 'MKT_API_KEY', 'MKT_CLIENT_SECRET'] as const;
+
+/** `deps` with stdout and stderr scrubbed of every secret held during the run. */
+export function withScrubbedOutput(deps: Deps): Deps {
+  const secrets = new Set<string>();
+  const scrub = (output: Output): Output => ({ write: (text) => output.write(secrets.size === 0 ? text : redactSecrets(text, secrets)) });
+  // Not a spread: the process's io reads stdin and its TTY flag lazily through getters (start-up cost).
+  const io = Object.create(deps.io, { stdout: { value: scrub(deps.io.stdout) }, stderr: { value: scrub(deps.io.stderr) } }) as Deps['io'];
+  const scrubbed: Deps = { ...deps, io };
+  held.set(scrubbed, secrets);
+  for (const name of SECRET_VARIABLES) holdSecret(scrubbed, deps.env[name]);
+  return scrubbed;
+}
+
+/**
+ * Scrubs `secret` from everything printed from now on. An API key `<client_id>.<client_secret>` is
+ * held whole and by its secret part, which a server may echo alone.
+ */
+export function holdSecret(deps: Deps, secret: string | undefined): void {
+  const secrets = held.get(deps);
+  if (secrets === undefined || secret === undefined) return;
+  for (const value of [secret, secret.trim()]) {
+    if (value === '') continue;
+    secrets.add(value);
+    const dot = value.indexOf('.');
+    if (dot > 0) secrets.add(value.slice(dot + 1));
+  }
+}
+
+/** Stops scrubbing `secret`: `mkt token --print` writes the token it was asked for. */
+export function releaseSecret(deps: Deps, secret: string): void {
+  held.get(deps)?.delete(secret);
+}
+
+/** `text` without any secret held during the run (for messages built before they are written). */
+export function scrubSecrets(deps: Deps | undefined, text: string): string {
+  const secrets = deps === undefined ? undefined : held.get(deps);
+  return secrets === undefined || secrets.size === 0 ? text : redactSecrets(text, secrets);
+}

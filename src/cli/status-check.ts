@@ -1,0 +1,49 @@
+// mkt status --check: a pre-flight a CI job can trust, as `gh auth status` asks GitHub. One quotes
+// request for one symbol proves that the service is reachable, takes the token (minting one with
+// MKT_CLIENT_ID and MKT_CLIENT_SECRET if that is how commands would get it) and lets it read the
+// organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
+import { ApiError, NetworkError, ResponseError } from '../api/errors.js';
+import { getQuotes } from '../api/quotes.js';
+import type { StatusOptions } from './commands/status.js';
+import { requireCredentials } from './credentials.js';
+import type { Deps } from './deps.js';
+import { UsageError } from './errors.js';
+import { errorCodeFor, exitCodeFor } from './exit-codes.js';
+import { explainError } from './explain.js';
+import { createHttp } from './http.js';
+import type { RunState } from './main.js';
+import type { StatusReport } from './status-report.js';
+import { normalizeSymbols } from './symbols.js';
+
+/** A symbol every Market Data Service lists in its examples. */
+export const DEFAULT_CHECK_SYMBOL = 'EURUSD';
+
+/** Asks the service and records the answer in `report`: `check`, and a problem when it failed. */
+export async function checkWithService(deps: Deps, options: StatusOptions, state: RunState, report: StatusReport): Promise<void> {
+  const symbols = normalizeSymbols([options.checkSymbol ?? DEFAULT_CHECK_SYMBOL]);
+  if (symbols.length !== 1) throw new UsageError('--check-symbol takes one symbol', `for example --check-symbol ${DEFAULT_CHECK_SYMBOL}`);
+  const symbol = symbols[0]!;
+  const http = await createHttp(deps, options, state, 1);
+  try {
+    const credentials = await requireCredentials(deps, options, http);
+    const result = await getQuotes(http, {
+      baseUrl: credentials.baseUrl, accessToken: credentials.accessToken, organizationId: credentials.organizationId, symbols: [symbol],
+    });
+    const limit = result.rateLimit;
+    report.check = {
+      ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,
+      rate_limit: limit === undefined ? null : { limit: limit.limit ?? null, remaining: limit.remaining ?? null, reset_seconds: limit.resetSeconds ?? null },
+    };
+    if (result.missing.length > 0) report.warnings.push(`the service has no quote for ${symbol}; the credentials work, but pick a symbol it lists with --check-symbol`);
+  } catch (error) {
+    // What the service (or the way to it) answered is the check's result; a local mistake is not.
+    if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ResponseError)) throw error;
+    const { message, hint, requestId } = explainError(error, { deps, command: state.command, symbolCount: 1 });
+    report.check = {
+      ok: false, symbol, status: error instanceof ApiError || error instanceof ResponseError ? error.status : null, quote_found: null, rate_limit: null,
+      exit_code: exitCodeFor(error), error: { code: errorCodeFor(error), message, hint: hint ?? null, request_id: requestId ?? null },
+    };
+    report.usable = false;
+    report.problems.push(`the check failed: ${message}${hint ? `; ${hint}` : ''}`);
+  }
+}
