@@ -82,7 +82,7 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
  * `~/Library/Caches/mkt` on macOS, `%LOCALAPPDATA%\mkt` on Windows. A relative XDG_CACHE_HOME is
  * ignored, as the XDG base directory specification says: the cache would follow the working directory.
  */
-export function compileCacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string | undefined {
+function compileCacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string | undefined {
   const path = process.getBuiltinModule('node:path');
   const absolute = (dir: string | undefined) => (dir && path.isAbsolute(dir) ? dir : undefined);
   const home = absolute(env.HOME || env.USERPROFILE);
