@@ -1,6 +1,20 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// undici through its public entry point only: src/api is the library's public face, and its users
+// get ordinary undici. The CLI's bundle swaps in a smaller undici at build time (scripts/build.js).
+const UNDICI_INTERNALS = "use `import ... from 'undici'`: src/ imports undici's public entry point only (the CLI's build aliases it, scripts/build.js)";
+const undiciImports = { regex: '^undici/', message: UNDICI_INTERNALS };
+const undiciSyntax = [
+  { selector: 'ImportExpression[source.value=/^undici\\//]', message: UNDICI_INTERNALS },
+  { selector: 'TSImportType[source.value=/^undici\\//]', message: UNDICI_INTERNALS },
+  { selector: 'TSModuleDeclaration[id.value=/^undici\\//]', message: UNDICI_INTERNALS },
+];
+const noProcessExit = {
+  selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
+  message: 'Return an exit code from main instead of calling process.exit().',
+};
+
 // Layers point one way: shared <- api <- render <- cli, config <- cli, and the sandbox stands alone
 // (it may use shared). A wrong arrow fails `npm run lint`, and so CI.
 const layer = (files, forbidden) => ({
@@ -10,7 +24,7 @@ const layer = (files, forbidden) => ({
       patterns: [{
         regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
         message: `src/${files[0].split('/')[1]} may not import from src/${forbidden.join(', src/')} (see STYLE: layers point one way)`,
-      }],
+      }, undiciImports],
     }],
   },
 });
@@ -29,12 +43,16 @@ export default tseslint.config(
       },
     },
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
-        message: 'Return an exit code from main instead of calling process.exit().',
-      }],
+      'no-restricted-syntax': ['error', noProcessExit],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [undiciImports] }],
+      'no-restricted-syntax': ['error', noProcessExit, ...undiciSyntax],
     },
   },
   layer(['src/shared/**'], ['api', 'render', 'config', 'cli', 'sandbox']),

@@ -1,6 +1,6 @@
-// `npm run bench`: the measurements behind issue 6's performance targets, side by side with their
+// `npm run bench`: the measurements behind issue 11's performance targets, side by side with their
 // floors, as medians and ratios. What each target measures and how: docs/benchmarks.md.
-//   node bench/run.js [--only startup,memory,10k,load] [--runs N] [--quick] [--json FILE] ...
+//   node bench/run.js [--only startup,memory,10k,load,devices] [--runs N] [--quick] [--json FILE] ...
 // Exit code 0 when every selected target is met, 1 when one is missed, could not be measured, or
 // the harness failed; 2 for a usage error.
 import { spawnSync } from 'node:child_process';
@@ -16,23 +16,29 @@ import { BENCH_DIR, ROOT_DIR, cleanEnv, findNodes, getToken, machine } from './l
 import { memory, startup } from './lib/targets/startup.js';
 import { tenK } from './lib/targets/ten-k.js';
 import { load } from './lib/targets/load.js';
+import { devices } from './lib/targets/devices.js';
 
-const TARGETS = { startup, memory, '10k': tenK, load };
-const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load' };
+const TARGETS = { startup, memory, '10k': tenK, load, devices };
+const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load', 5: 'devices' };
+/** What a run does without --only: the targets. The devices are measured on request. */
+const DEFAULT_TARGETS = ['startup', 'memory', '10k', 'load'];
 
 const HELP = `Usage: npm run bench -- [options]      (or node bench/run.js [options] after npm run build)
 
-Runs issue 6's performance targets, each side by side with its baseline (A B A B ...), and prints
+Runs issue 11's performance targets, each side by side with its baseline (A B A B ...), and prints
 medians, ratios and pass/fail. Exits 1 when a target is missed or could not be measured.
 
-Targets (--only takes a comma-separated list of names or numbers):
-  startup (1)  mkt quotes EURUSD --json vs floor-quotes.js (<= 1.5x); mkt --version vs node -e 0
-               (<= 1.3x); on this Node and on Node 24
-  memory  (2)  peak RSS of mkt quotes EURUSD --json vs floor-quotes.js (<= 1.3x), both Nodes
-  10k     (3)  10,000 symbols: --json vs floor-batched.js (<= 1.3x); --format table minus --json
-               (<= +150 ms)
+Targets (--only takes a comma-separated list of names or numbers; default 1-4):
+  startup (1)  mkt quotes EURUSD --json vs floor-quotes.js (<= 1.2x on Node 22 and 24, <= 1.7x on
+               Node 20); mkt --version vs node -e 0 (<= 1.3x); on this Node, Node 22 and Node 24
+  memory  (2)  peak RSS of mkt quotes EURUSD --json vs floor-quotes.js (<= 1.3x), every Node
+  10k     (3)  10,000 symbols on Node 24: --json vs floor-batched.js (<= 1.5x); --format table
+               minus --json (<= +150 ms)
   load    (4)  autocannon against the sandbox, a Prism mock and a fixed-body node:http server:
                sandbox >= 5x Prism, p99 <= 10 ms, >= 0.5x the fixed server
+  devices (5)  what each start-up device is worth: mkt quotes EURUSD --json of a build without it
+               minus the whole build, every Node (>= 5 ms, the WebAssembly budget >= 20 ms on 22
+               and 24, or the device can go); builds the variants with scripts/build.js --without
 
 Options:
   --only <list>        targets to run (default: all)
@@ -47,6 +53,7 @@ Options:
   --connections <n>    load: concurrent connections (default 50)
   --build <dir>        measure the built CLI (bin/, dist/cli/) of another checkout, e.g. an older
                        commit's, built there with node scripts/build.js (default: this one)
+  --node22 <path|off>  the Node 22 binary (default: $MKT_BENCH_NODE22, else npx -y -p node@22 which node)
   --node24 <path|off>  the Node 24 binary (default: $MKT_BENCH_NODE24, else npx -y -p node@24 which node)
   --quick              fewer runs and shorter load, for iterating; not the issue's method
   --json <file>        also write every sample and the environment as JSON
@@ -65,6 +72,7 @@ function parseOptions(argv) {
       'load-warmup': { type: 'string' },
       rounds: { type: 'string' },
       connections: { type: 'string' },
+      node22: { type: 'string' },
       node24: { type: 'string' },
       build: { type: 'string' },
       quick: { type: 'boolean', default: false },
@@ -86,7 +94,7 @@ function parseOptions(argv) {
   return {
     help: values.help,
     quick,
-    only: only.length > 0 ? Object.keys(TARGETS).filter((t) => only.includes(t)) : Object.keys(TARGETS),
+    only: only.length > 0 ? Object.keys(TARGETS).filter((t) => only.includes(t)) : DEFAULT_TARGETS,
     runs: int('runs', quick ? 5 : undefined, 1),
     warmup: int('warmup', 1, 1),
     minRuns: quick ? 2 : 3,
@@ -95,7 +103,7 @@ function parseOptions(argv) {
     warmupSeconds: int('load-warmup', quick ? 1 : 2, 0),
     rounds: int('rounds', quick ? 1 : 3, 1),
     connections: int('connections', 50, 1),
-    node24: values.node24,
+    nodes: { 22: values.node22, 24: values.node24 },
     build: values.build === undefined ? ROOT_DIR : resolve(values.build),
     json: values.json,
   };
@@ -154,6 +162,20 @@ async function snapshotBuild(from) {
   }
 }
 
+/**
+ * The CLI of `from` built without one start-up device (scripts/build.js --without), next to a copy
+ * of the snapshot's bin/; returns its bin/mkt.js.
+ */
+function buildWithout(from, snapshot, dir, device) {
+  const result = spawnSync(process.execPath, [join(from, 'scripts', 'build.js'), '--out', join(dir, 'dist'), '--without', device, '--cli-only'], {
+    cwd: from, encoding: 'utf8', timeout: 120_000, env: { ...process.env, MKT_BUILD_QUIET: '1' },
+  });
+  if (result.status !== 0) throw new Error(`scripts/build.js --without ${device} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+  cpSync(join(snapshot.dir, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(snapshot.dir, 'package.json'), join(dir, 'package.json'));
+  return join(dir, 'bin', 'mkt.js');
+}
+
 function log(message) {
   process.stderr.write(`${message}\n`);
 }
@@ -176,10 +198,9 @@ async function run(options) {
   let rssMethod;
   let symbolsFile;
 
-  const needsNodes = options.only.some((t) => t === 'startup' || t === 'memory' || t === '10k');
-  const nodes = needsNodes ? findNodes(options.only.some((t) => t === 'startup' || t === 'memory') ? options.node24 : 'off', log) : [];
-  // mkt's code cache (src/cli/code-cache.ts) in a directory of this run's own: the checked warm-up
-  // run of each comparison writes it, as a user's first run does, and the timed runs use it.
+  const nodes = options.only.some((t) => t !== 'load') ? findNodes(options.nodes, log) : [];
+  // Node's compile cache for mkt in a directory of this run's own: the checked warm-up run of each
+  // comparison writes it, as a user's first run does, and the timed runs use it.
   const env = (extra = {}) => cleanEnv({ XDG_CACHE_HOME: join(tmp, 'cache'), ...extra });
   const ctx = {
     mkt: snapshot.mkt,
@@ -190,6 +211,7 @@ async function run(options) {
     load: () => ({ connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds }),
     record: (name, series, unit) => recorded.push({ name, series: series.map((s) => ({ unit, ...s })) }),
     rssMethod: () => (rssMethod ??= detectRssMethod(tmp)),
+    buildWithout: (device) => buildWithout(options.build, snapshot, join(tmp, 'variants', device), device),
     symbolsFile: (count) => {
       if (!symbolsFile) {
         symbolsFile = join(tmp, '10k.txt');

@@ -1,155 +1,164 @@
-// Builds dist/: the CLI as one CommonJS bundle and the small launcher that loads it with a V8 code
-// cache (startup cost is paid on every run, see docs/benchmarks.md), the library entry points, and
-// the library's type declarations.
+// Builds dist/: the CLI, a small launcher (src/cli/launch.ts) and one CommonJS bundle of the rest
+// (src/cli/main.ts); and the library, `mkt` and `mkt/sandbox`, for `require` and `import` alike,
+// with declarations for both. Everything is written aside first, then moved into dist/ a file at a
+// time by rename, the launcher last: a mkt that runs during a build loads whole files of the old
+// build or of the new one, and never finds one missing.
+//
+//   node scripts/build.js [--out DIR] [--without DEVICE,...] [--cli-only]
+//
+// --without leaves out one of the start-up devices below, to measure what it is worth, and
+// --cli-only skips the library (npm run bench -- --only devices; docs/benchmarks.md).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
+const ROOT = resolve(import.meta.dirname, '..');
+const DEVICES = ['wasm-budget', 'undici-alias', 'lazy-http2'];
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, without: { type: 'string', default: '' }, 'cli-only': { type: 'boolean', default: false } } });
+const without = new Set(values.without.split(',').filter(Boolean));
+for (const name of without) if (!DEVICES.includes(name)) throw new Error(`--without: unknown device ${name}; choose from ${DEVICES.join(', ')}`);
+const out = resolve(ROOT, values.out ?? 'dist');
 const started = Date.now();
-rmSync('dist', { recursive: true, force: true });
 
-// conf imports ajv, ajv-formats and semver at the top level, but uses them only for JSON-schema
-// validation and migrations, which mkt does not configure. Loading them costs ~30 ms per run.
-const confExtras = {
-  name: 'conf-without-schema',
+/**
+ * The CLI's bundle gets undici's HTTP/1.1 dispatchers and request() instead of undici's index
+ * (scripts/undici-cli.js says why and when it can go). Only `undici` itself: undici's own modules
+ * and the library's build resolve as usual.
+ */
+const undiciAlias = {
+  name: 'undici-alias',
   setup(b) {
-    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) => ({ path: args.path, namespace: 'unused' }));
-    b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({
-      contents: `const unused = () => { throw new Error('${args.path} is not bundled with mkt'); };
-export default unused; export const Ajv2020 = unused;`,
-      loader: 'js',
-    }));
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: join(ROOT, 'scripts', 'undici-cli.js') }));
   },
 };
 
-// Top-level requires in dependencies of modules that mkt's runs never use, made lazy (measured in
-// docs/benchmarks.md): undici's HTTP/2 client pulls in node:http2 and node:tls (~6 ms) although it
-// is only used when a TLS connection negotiates h2, which mkt never enables; commander requires
-// node:child_process only to run executable subcommands, which mkt has none of. The build fails if
-// an upgrade changes the text, rather than silently losing the patch.
-const lazyRequires = {
-  name: 'lazy-requires',
+/**
+ * The one patch of a dependency's text. undici's client requires its HTTP/2 client at the top, and
+ * with it node:http2, although that client runs only when a TLS connection negotiates h2, which mkt
+ * never enables (undici's `allowH2` stays off). In the CLI's bundle it is required on first use:
+ * 25-35 ms of CPU on every run on Node 22 and 24 (docs/benchmarks.md). The build fails if undici's
+ * text changes rather than silently losing the patch. It can go when undici requires client-h2.js
+ * lazily itself, or when `npm run bench -- --only devices` measures it under 5 ms.
+ */
+const lazyHttp2 = {
+  name: 'lazy-http2',
   setup(b) {
-    const patches = [
-      [/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, "const connectH2 = require('./client-h2.js')",
-        "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
-      // node:http (5 ms on Node 20, 25 ms on Node 24) is only read for its default maxHeaderSize,
-      // which mkt passes explicitly (src/cli/http.ts), and for an instanceof check on destroy.
-      [/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, "const http = require('node:http')",
-        "const http = { get maxHeaderSize () { return require('node:http').maxHeaderSize } }"],
-      [/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, "const getDefaultNodeMaxHeaderSize = http &&",
-        "const getDefaultNodeMaxHeaderSize = () => http.maxHeaderSize\nconst unusedDefaultCheck = false &&"],
-      [/undici[\\/]lib[\\/]core[\\/]util\.js$/, "const { IncomingMessage } = require('node:http')\n", ''],
-      [/undici[\\/]lib[\\/]core[\\/]util\.js$/, '.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
-      [/commander[\\/]lib[\\/]command\.js$/, "const childProcess = require('node:child_process');",
-        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
-    ];
-    b.onLoad({ filter: /(undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)|commander[\\/]lib[\\/]command)\.js$/ }, async (args) => {
-      let source = await readFile(args.path, 'utf8');
-      for (const [filter, from, to] of patches) {
-        if (!filter.test(args.path)) continue;
-        if (!source.includes(from)) throw new Error(`lazy-requires: ${args.path} no longer contains: ${from}`);
-        source = source.replace(from, to);
-      }
-      return { contents: source, loader: 'js' };
+    const from = "const connectH2 = require('./client-h2.js')";
+    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(from)) throw new Error(`lazy-http2: ${args.path} no longer contains: ${from}`);
+      return { contents: source.replace(from, "const connectH2 = (...args) => require('./client-h2.js')(...args)"), loader: 'js' };
     });
-  },
-};
-
-// undici's HTTP/1.1 client reads two tables, TYPE and ERROR, of llhttp's constants module, which
-// builds some forty others when it loads (2 ms of every run on Node 20). The client gets the two,
-// taken from the module at build time; the build fails if the client starts reading any other.
-const llhttpConstants = {
-  name: 'llhttp-constants',
-  setup(b) {
-    b.onResolve({ filter: /[\\/]llhttp[\\/]constants\.js$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer)) return undefined;
-      return { path: args.importer, namespace: 'llhttp-constants' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'llhttp-constants' }, async (args) => {
-      const client = await readFile(args.path, 'utf8');
-      const used = new Set([...client.matchAll(/(?<![\w/.])constants\.([A-Za-z_]+)/g)].map((match) => match[1]));
-      for (const name of used) if (name !== 'TYPE' && name !== 'ERROR') throw new Error(`llhttp-constants: client-h1.js now reads constants.${name}`);
-      // The copy next to this client, whichever undici it belongs to.
-      const { TYPE, ERROR } = require(fileURLToPath(new URL('../llhttp/constants.js', pathToFileURL(args.path))));
-      return { contents: `module.exports = ${JSON.stringify({ TYPE, ERROR })};`, loader: 'js' };
-    });
-  },
-};
-
-// undici calls assert() on invariants that hold, in sixteen modules, and loading node:assert costs
-// ~2 ms of every run on Node 20. Its modules get an assert() that loads node:assert only when an
-// invariant fails, and then throws what node:assert throws. A module that uses more than the bare
-// call (assert.strictEqual, say) keeps node:assert itself.
-const lazyAssert = {
-  name: 'lazy-assert',
-  setup(b) {
-    b.onResolve({ filter: /^node:assert$/ }, async (args) => {
-      if (!/undici[\\/]lib[\\/]/.test(args.importer)) return undefined;
-      if (/\bassert\.[A-Za-z]/.test(await readFile(args.importer, 'utf8'))) return undefined;
-      return { path: 'assert', namespace: 'lazy-assert' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
-      contents: `let real;
-module.exports = function assert(value, message) {
-  if (!value) (real ??= require('node:assert'))(value, message);
-};`,
-      loader: 'js',
-    }));
   },
 };
 
 const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20.18',
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-};
-const version = JSON.stringify(require('../package.json').version);
-
-// Everything the CLI runs, in one file: src/cli/launch.ts compiles it with vm.Script and a code cache,
-// which needs a script, not ES modules. What a command does not use is still only parsed, never run:
-// a dynamic import() of our own modules becomes a call of the bundled module's initialiser.
-await build({
-  ...common,
-  format: 'cjs',
-  entryPoints: { main: 'src/cli/main.ts' },
-  outfile: 'dist/cli/main.cjs',
-  // import('node:tls') and the like become require(): vm.Script has no loader for import().
+  // import() of a package or a built-in becomes require(): these are CommonJS files, and an import()
+  // would start Node's ES module loader in the middle of a run.
   supported: { 'dynamic-import': false },
-  // Whitespace and comments off: less to read and hash on every run. Names stay, for stack traces.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  plugins: [confExtras, lazyRequires, llhttpConstants, lazyAssert],
-  define: { MKT_VERSION: version },
-});
-const bundle = readFileSync('dist/cli/main.cjs');
-// The launcher reads the bundle as latin1, a plain copy, which is the same text only for ASCII.
-if (bundle.some((byte) => byte > 0x7f)) throw new Error('dist/cli/main.cjs has non-ASCII bytes; the launcher reads it as latin1');
-const buildId = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+};
+const version = JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
 
-await build({
-  ...common,
-  entryPoints: { launch: 'src/cli/launch.ts' },
-  outdir: 'dist/cli',
-  define: { MKT_VERSION: version, MKT_BUILD_ID: JSON.stringify(buildId) },
-});
+mkdirSync(out, { recursive: true });
+const staging = join(out, `.build-${process.pid}`);
+rmSync(staging, { recursive: true, force: true });
+try {
+  await buildCli(staging);
+  if (!values['cli-only']) await buildLibrary(staging);
+  // --cli-only leaves the library that is there alone.
+  install(staging, out, values['cli-only'] ? 'cli' : '');
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}
+if (process.env.MKT_BUILD_QUIET !== '1') console.error(`built ${relative(process.cwd(), out) || '.'}/ in ${Date.now() - started} ms${without.size ? ` without ${[...without].join(', ')}` : ''}`);
 
-// The library keeps its dependencies external: programmatic users share their own copies.
-await build({
-  ...common,
-  entryPoints: { api: 'src/api/index.ts', sandbox: 'src/sandbox/index.ts' },
-  outdir: 'dist',
-  packages: 'external',
-});
+async function buildCli(dir) {
+  // Everything but --version, in one CommonJS file: Node 20 has no compile cache, and its ES module
+  // loader costs per module. What a command does not use is parsed, never run: a dynamic import()
+  // of our own modules becomes a call of the bundled module's initialiser.
+  await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [join(ROOT, 'src/cli/main.ts')],
+    outfile: join(dir, 'cli', 'main.cjs'),
+    plugins: [undiciAlias, lazyHttp2].filter((plugin) => !without.has(plugin.name)),
+    define: { MKT_VERSION: version },
+  });
+  await build({
+    ...common,
+    format: 'esm',
+    entryPoints: [join(ROOT, 'src/cli/launch.ts')],
+    outfile: join(dir, 'cli', 'launch.js'),
+    define: { MKT_VERSION: version, MKT_WASM_BUDGET: String(!without.has('wasm-budget')) },
+  });
+}
 
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-if (process.env.MKT_BUILD_QUIET !== '1') console.error(`built dist/ in ${Date.now() - started} ms`);
+/**
+ * One CommonJS build of each entry point, with its dependencies left to the user's own copies, and
+ * an ES module that re-exports it: `import` and `require` get the same classes, so `instanceof`
+ * holds in a program that does both (Node's "dual package hazard"). Declarations: tsc's, and a
+ * .d.cts copy of each for `require`.
+ */
+async function buildLibrary(dir) {
+  const entries = { api: 'src/api/index.ts', sandbox: 'src/sandbox/index.ts' };
+  await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(ROOT, file)])),
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    packages: 'external',
+  });
+  // The names each entry exports, as esbuild sees them.
+  const { metafile } = await build({ ...common, format: 'esm', entryPoints: Object.values(entries).map((file) => join(ROOT, file)), outdir: dir, packages: 'external', write: false, metafile: true });
+  const exported = Object.values(metafile.outputs).filter((output) => output.entryPoint).map((output) => [output.entryPoint, output.exports]);
+  for (const [name, file] of Object.entries(entries)) {
+    const names = exported.find(([entry]) => resolve(entry) === join(ROOT, file))[1].slice().sort();
+    writeFileSync(join(dir, `${name}.js`), `// The ES module entry: ./${name}.cjs, re-exported (scripts/build.js says why).
+import cjs from './${name}.cjs';
+
+export const {\n${names.map((n) => `  ${n},\n`).join('')}} = cjs;\n`);
+  }
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(dir, 'types')], { stdio: 'inherit' });
+  for (const file of filesUnder(join(dir, 'types'))) {
+    if (!file.endsWith('.d.ts')) continue;
+    const text = readFileSync(join(dir, 'types', file), 'utf8');
+    const cjs = text.replace(/(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2');
+    writeFileSync(join(dir, 'types', file.replace(/\.d\.ts$/, '.d.cts')), cjs);
+  }
+}
+
+/** Moves the new build into `to` a file at a time, the launcher last, then removes what it no longer has (under `scope`). */
+function install(from, to, scope) {
+  const files = filesUnder(from);
+  const last = join('cli', 'launch.js');
+  for (const file of [...files.filter((f) => f !== last), last]) {
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    renameSync(join(from, file), join(to, file));
+  }
+  const kept = new Set(files);
+  for (const file of filesUnder(join(to, scope))) if (!kept.has(join(scope, file))) rmSync(join(to, scope, file), { force: true });
+}
+
+/** Files under `dir`, relative to it; not the staging directories of builds under way. */
+function filesUnder(dir) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.build-')) continue;
+    if (entry.isDirectory()) files.push(...filesUnder(join(dir, entry.name)).map((file) => join(entry.name, file)));
+    else files.push(entry.name);
+  }
+  return files;
+}

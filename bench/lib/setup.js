@@ -1,4 +1,4 @@
-// What the targets need before they can measure: the bench-only dependencies, a Node 24 binary,
+// What the targets need before they can measure: the bench-only dependencies, Node 22 and 24 binaries,
 // a token from the sandbox, and a description of the machine for the report.
 /* global fetch */
 import { spawnSync } from 'node:child_process';
@@ -59,31 +59,38 @@ function nodeVersion(path) {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
+/** The Node majors the targets name besides the one that runs the benchmark (issue 11). */
+export const OTHER_MAJORS = [22, 24];
+
 /**
- * The Node binaries target 1 runs on: this one, and a Node 24 from --node24 PATH, MKT_BENCH_NODE24,
- * or `npx -y -p node@24 which node` (the binary itself is then called, so npx costs nothing in the
- * timings). Entries that cannot be had carry `blocked`.
+ * The Node binaries the targets run on: this one, and Node 22 and 24, each from --node<major> PATH,
+ * MKT_BENCH_NODE<major>, or `npx -y -p node@<major> which node` (the binary itself is then called,
+ * so npx costs nothing in the timings). `options[major]` 'off' skips one. Entries that cannot be
+ * had carry `blocked`. Each entry has its `major`.
  */
-export function findNodes(option, log) {
-  const current = { label: `node ${process.versions.node}`, path: process.execPath, version: process.versions.node };
-  const nodes = [current];
-  if (option === 'off' || process.versions.node.startsWith('24.')) return nodes;
-  let path = option ?? process.env.MKT_BENCH_NODE24;
-  if (!path) {
-    log('finding Node 24: npx -y -p node@24 which node');
-    const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-    const result = spawnSync(npx, ['-y', '-p', 'node@24', 'which', 'node'], { encoding: 'utf8', timeout: 300_000, cwd: os.tmpdir() });
-    if (result.error || result.status !== 0) {
-      nodes.push({ label: 'node 24', blocked: `npx -y -p node@24 failed (${result.error?.message ?? `exit code ${result.status}: ${result.stderr.trim().split('\n').pop()}`}); pass --node24 PATH` });
-      return nodes;
+export function findNodes(options, log) {
+  const major = (version) => Number(version.split('.')[0]);
+  const nodes = [{ label: `node ${process.versions.node}`, path: process.execPath, version: process.versions.node, major: major(process.versions.node) }];
+  for (const wanted of OTHER_MAJORS) {
+    const option = options[wanted];
+    if (option === 'off' || wanted === nodes[0].major) continue;
+    let path = option ?? process.env[`MKT_BENCH_NODE${wanted}`];
+    if (!path) {
+      log(`finding Node ${wanted}: npx -y -p node@${wanted} which node`);
+      const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+      const result = spawnSync(npx, ['-y', '-p', `node@${wanted}`, 'which', 'node'], { encoding: 'utf8', timeout: 300_000, cwd: os.tmpdir() });
+      if (result.error || result.status !== 0) {
+        nodes.push({ label: `node ${wanted}`, major: wanted, blocked: `npx -y -p node@${wanted} failed (${result.error?.message ?? `exit code ${result.status}: ${result.stderr.trim().split('\n').pop()}`}); pass --node${wanted} PATH` });
+        continue;
+      }
+      path = result.stdout.trim().split('\n').pop();
     }
-    path = result.stdout.trim().split('\n').pop();
-  }
-  const version = nodeVersion(path);
-  if (!version?.startsWith('24.')) {
-    nodes.push({ label: 'node 24', blocked: `${path} is not a working Node 24 (${version ? `it is ${version}` : 'it does not run'})` });
-  } else {
-    nodes.push({ label: `node ${version}`, path, version });
+    const version = nodeVersion(path);
+    if (!version || major(version) !== wanted) {
+      nodes.push({ label: `node ${wanted}`, major: wanted, blocked: `${path} is not a working Node ${wanted} (${version ? `it is ${version}` : 'it does not run'})` });
+    } else {
+      nodes.push({ label: `node ${version}`, path, version, major: wanted });
+    }
   }
   return nodes;
 }

@@ -1,36 +1,20 @@
-// undici, a module at a time. Its index loads fetch, WebSocket, caches and mocks as well, and touches
-// globals that make Node load its own bundled copy of undici: about 25 ms of every CLI run for
-// nothing the client uses. These are the modules of the HTTP/1.1 dispatchers and the request()
-// API, which undici's index attaches to every dispatcher; this does the same. undici is CommonJS:
-// a bundler's dynamic import gives its exports as `default`.
+// undici, loaded when the first request needs a dispatcher rather than with the library: a program
+// that imports mkt and never sends pays nothing for it. Its public entry point only: the CLI's
+// bundle swaps in a smaller one at build time (scripts/undici-cli.js), library users get undici.
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 
-const cjs = <T>(module: { default: T }): T => module.default ?? (module as T);
-
-let api: Promise<void> | undefined;
-
-/** Dispatcher.prototype.request() and friends, as undici's index.js installs them. */
-function installApi(): Promise<void> {
-  api ??= Promise.all([import('undici/lib/dispatcher/dispatcher.js'), import('undici/lib/api/index.js')])
-    .then(([dispatcher, methods]) => {
-      const prototype = cjs(dispatcher).prototype as unknown as Record<string, unknown>;
-      for (const [name, method] of Object.entries(cjs(methods))) prototype[name] ??= method;
-    });
-  return api;
-}
+let undici: Promise<typeof import('undici')> | undefined;
+const load = () => (undici ??= import('undici'));
 
 export async function loadAgent(): Promise<typeof Agent> {
-  const [module] = await Promise.all([import('undici/lib/dispatcher/agent.js'), installApi()]);
-  return cjs(module);
+  return (await load()).Agent;
 }
 
 export async function loadEnvHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
-  const [module] = await Promise.all([import('undici/lib/dispatcher/env-http-proxy-agent.js'), installApi()]);
-  return cjs(module);
+  return (await load()).EnvHttpProxyAgent;
 }
 
 /** undici's process-wide dispatcher, for library callers that pass none. */
 export async function globalDispatcher(): Promise<Dispatcher> {
-  const [module] = await Promise.all([import('undici/lib/global.js'), installApi()]);
-  return cjs(module).getGlobalDispatcher();
+  return (await load()).getGlobalDispatcher();
 }

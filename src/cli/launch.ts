@@ -1,68 +1,121 @@
-// What bin/mkt.js runs. Startup is paid on every run (docs/benchmarks.md): `--version` is answered
-// here, before anything else loads; the rest of the CLI is one CommonJS bundle (dist/cli/main.cjs,
-// from src/cli/main.ts), compiled from a V8 code cache that an earlier run left (./code-cache.ts).
-import { codeCacheDir, codeCacheFile, loadBundle } from './code-cache.js';
+// What bin/mkt.js runs. Start-up is paid on every run (docs/benchmarks.md): `--version` is answered
+// here, before anything else loads; the rest of the CLI is one CommonJS bundle, dist/cli/main.cjs
+// (src/cli/main.ts), which Node's compile cache serves compiled where Node has one (22.1 and later).
+// Built-in modules through process.getBuiltinModule: an `import` of one builds an ES module facade.
 import { isVersionRequest, VERSION } from './version.js';
 
-// The hash of dist/cli/main.cjs, inlined by scripts/build.js.
-declare const MKT_BUILD_ID: string;
+/** Inlined by scripts/build.js: false with --without wasm-budget, to measure what the flag is worth. */
+declare const MKT_WASM_BUDGET: boolean;
 
 type Main = typeof import('./main.js').main;
 
-// The commands that get a cache of their own; any other first word shares one.
-const COMMANDS = new Set(['quotes', 'login', 'token', 'logout', 'status', 'config', 'sandbox', 'completion', 'help']);
+/** The part of node:module that Node 20's types do not know yet. */
+interface CompileCache {
+  enableCompileCache?: (dir: string) => unknown;
+  getCompileCacheDir?: () => string | undefined;
+}
 
 export async function launch(argv: string[]): Promise<number> {
-  if (isVersionRequest(argv)) {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  const command = commandOf(argv);
-  // No checksum, no code cache: a damaged one could crash V8.
-  const dir = setCompilerFlags(command) ? codeCacheDir(process.env) : undefined;
-  const bundle = loadBundle<{ main: Main }>(
-    process.getBuiltinModule('node:url').fileURLToPath(new URL('./main.cjs', import.meta.url)),
-    dir === undefined ? undefined : codeCacheFile(dir, MKT_BUILD_ID, command),
-  );
-  const code = await bundle.exports.main(argv);
-  // A failed run may have stopped early, and its cache would serve the next runs poorly.
-  if (code === 0) bundle.save();
-  return code;
+  if (isVersionRequest(argv)) return writeVersion();
+  if (MKT_WASM_BUDGET && !isLongRunning(argv)) setWasmTieringBudget();
+  // After the flag: V8's flags are part of the cache's key, and Node reads them here.
+  enableCompileCache(process.env);
+  const module = process.getBuiltinModule('node:module');
+  const { main } = module.createRequire(import.meta.url)('./main.cjs') as { main: Main };
+  return main(argv);
 }
 
-function commandOf(argv: readonly string[]): string {
-  const word = argv.find((arg) => !arg.startsWith('-'));
-  return word !== undefined && COMMANDS.has(word) ? word : 'other';
+/** `mkt --version`; a stdout that cannot be written is exit 1 with one line, as in main.ts. */
+function writeVersion(): Promise<number> {
+  return new Promise((resolve) => {
+    process.stdout.once('error', () => {});
+    process.stdout.write(`${VERSION}\n`, (error) => {
+      // A reader that went away (`mkt --version | true`) is not an error, as for every command.
+      if (!error || (error as NodeJS.ErrnoException).code === 'EPIPE') return resolve(0);
+      process.stderr.write(`error: cannot write to standard output: ${error.message}\n`);
+      resolve(1);
+    });
+  });
 }
 
-/** Node's majors whose V8 knows every flag below: V8 prints an error for a flag it does not know. */
-const FLAGS_CHECKED_UP_TO = 26;
+/** `mkt sandbox` and `mkt quotes --watch`: processes that run for long get V8 as it comes. */
+function isLongRunning(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  return args.some((arg) => arg === 'sandbox' || arg === '--watch' || /^-[^-]*w/.test(arg));
+}
+
+/** Node majors the flag was measured on (docs/benchmarks.md); V8 prints an error for a flag it lacks. */
+const WASM_BUDGET_NODES = [20, 22, 24];
 
 /**
- * V8 flags, set before the bundle loads: V8 accepts a code cache only under the flags it was made
- * with. Set on the Node majors they were checked on (20, 22, 24, 26); a later one runs without them,
- * and without the code cache, slower, rather than print "unrecognized flag" on every run if its V8
- * dropped one.
- *
- * - Optimised JavaScript pays off in long-running processes; a CLI run is over in a fraction of a
- *   second. It is compiled on a background thread, which competes with everything else for the CPU,
- *   and which the process waits for at exit. Interpreter and baseline code only: 10,000 quotes took
- *   8% less time (docs/benchmarks.md). Not for the sandbox, a server that runs for long.
- * - undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
- *   compiler, then recompiles it with the optimising one, and the process waits for that at exit:
- *   60-100 ms after the output is written, on every run. Node 20's V8 reads --liftoff-only when it
- *   compiles; later ones read it only at start-up, but take each new instance's tier-up budget from
- *   the flag of the moment, and one this large is never spent.
- * - A checksum in each code cache, checked before V8 uses it: a damaged file is refused, where
- *   without it V8 could run it and crash (./code-cache.ts).
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline compiler,
+ * and then, once the parser has run a little, again with its optimising one on a background thread,
+ * which the process waits for at exit: tens of milliseconds of every short run, after the output
+ * is written. A tier-up budget that is never spent keeps llhttp on the baseline code, which is
+ * plenty for the few responses of a short run. V8 reads the budget when llhttp is instantiated,
+ * so setting it here is enough. It can go when `npm run bench -- --only devices` shows the flag
+ * worth less than 20 ms on Node 22 and 24 (V8 no longer waiting at exit, or undici parsing in JS).
  */
-function setCompilerFlags(command: string): boolean {
-  if (Number(process.versions.node.split('.')[0]) > FLAGS_CHECKED_UP_TO) return false;
-  // As in ./code-cache.ts, no ES module facade; and not loaded at all for --version.
-  const v8 = process.getBuiltinModule('node:v8');
-  if (command !== 'sandbox') v8.setFlagsFromString('--max-opt=1');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--wasm-tiering-budget=1000000000');
-  v8.setFlagsFromString('--verify-snapshot-checksum');
-  return true;
+function setWasmTieringBudget(): void {
+  if (!WASM_BUDGET_NODES.includes(Number(process.versions.node.split('.')[0]))) return;
+  process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=1000000000');
+}
+
+/**
+ * Node's compile cache in this user's cache directory. Compiled code runs, so the directory must be
+ * this user's alone: created 0700 without following a link, and not used if it is a link, belongs
+ * to someone else or others can write to it, or if all can write to the directory above it (unless
+ * sticky, as /tmp is). NODE_DISABLE_COMPILE_CACHE (any value) turns it off, as Node does, and then nothing is
+ * created; a cache that NODE_COMPILE_CACHE already enabled is left as it is.
+ */
+function enableCompileCache(env: NodeJS.ProcessEnv): void {
+  const module = process.getBuiltinModule('node:module') as CompileCache;
+  if (module.enableCompileCache === undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
+  if (module.getCompileCacheDir?.() !== undefined) return;
+  const dir = compileCacheDir(env);
+  if (dir !== undefined && isPrivateDirectory(dir)) module.enableCompileCache(dir);
+}
+
+/**
+ * `mkt` in the user's cache directory: `$XDG_CACHE_HOME/mkt` or `~/.cache/mkt` on Linux,
+ * `~/Library/Caches/mkt` on macOS, `%LOCALAPPDATA%\mkt` on Windows. A relative XDG_CACHE_HOME is
+ * ignored, as the XDG base directory specification says: the cache would follow the working directory.
+ */
+function compileCacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string | undefined {
+  const path = process.getBuiltinModule('node:path');
+  const absolute = (dir: string | undefined) => (dir && path.isAbsolute(dir) ? dir : undefined);
+  const home = absolute(env.HOME || env.USERPROFILE);
+  let root: string | undefined;
+  if (platform === 'win32') root = absolute(env.LOCALAPPDATA) ?? (home && path.join(home, 'AppData', 'Local'));
+  else if (platform === 'darwin') root = home && path.join(home, 'Library', 'Caches');
+  else root = absolute(env.XDG_CACHE_HOME) ?? (home && path.join(home, '.cache'));
+  return root ? path.join(root, 'mkt') : undefined;
+}
+
+/** Creates `dir` (0700) if it is missing, then says whether it is a directory of this user's alone. */
+function isPrivateDirectory(dir: string): boolean {
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const uid = process.getuid?.();
+  try {
+    const parent = path.dirname(dir);
+    fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
+    // Not recursive: mkdir fails on anything already there, a link included, and so never
+    // creates anything through one.
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+  }
+  try {
+    const stat = fs.lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    // Windows keeps this in ACLs, not modes.
+    if (uid === undefined) return true;
+    // Nobody else may swap it for another: the directory above is not writable by all, or sticky.
+    const above = fs.statSync(path.dirname(dir)).mode;
+    return stat.uid === uid && (stat.mode & 0o022) === 0 && ((above & 0o002) === 0 || (above & 0o1000) !== 0);
+  } catch {
+    return false;
+  }
 }

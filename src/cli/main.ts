@@ -1,9 +1,8 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
-// bin/mkt.js reaches it through src/cli/launch.ts, which answers --version and loads the bundle.
+// bin/mkt.js reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
 import type { Command } from 'commander';
 import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
-import { isVersionRequest, VERSION } from './version.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
 
@@ -19,11 +18,7 @@ export interface RunState {
 }
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
-  if (isVersionRequest(argv)) {
-    (deps?.io.stdout ?? process.stdout).write(`${VERSION}\n`);
-    return 0;
-  }
-  // The rest loads only past that answer, and all at once.
+  // Loaded here, all at once: nothing of the CLI's before a command runs.
   const [exits, { createProcessDeps }, { createProgram }, { withScrubbedOutput }] = await Promise.all([
     import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'),
   ]);

@@ -3,7 +3,7 @@ declare const MKT_VERSION: string | undefined;
 
 export const VERSION: string = typeof MKT_VERSION === 'string' ? MKT_VERSION : '0.0.0-dev';
 
-/** `mkt --version` or `mkt -V` alone: answered before anything else loads (docs/benchmarks.md). */
+/** `mkt --version` or `mkt -V` alone: answered by src/cli/launch.ts before anything else loads. */
 export function isVersionRequest(argv: readonly string[]): boolean {
   return argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
 }

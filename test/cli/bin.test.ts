@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { BIN, ROOT, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
+import { BIN, ROOT, baseEnv, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
 import { hasTmux, startTmux, waitUntil } from '../helpers/tmux.js';
 
 let sandbox: SandboxProcess;
@@ -78,6 +78,31 @@ describe('the built bin', () => {
     const status = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" help exit-codes > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
     expect(status).toBe('1');
     expect(fs.readFileSync(errors, 'utf8')).toMatch(/^error: cannot write to standard output: ENOSPC/);
+  });
+
+  it('`mkt --version` to a stdout that cannot be written is exit 1 with one line, not a stack trace', async () => {
+    const errors = path.join(tempDir(), 'stderr.txt');
+    const status = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" --version > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
+    expect(status).toBe('1');
+    expect(fs.readFileSync(errors, 'utf8')).toBe('error: cannot write to standard output: ENOSPC: no space left on device, write\n');
+  });
+
+  it('`mkt --version` into a pipe already closed is not an error', async () => {
+    const child = spawn(process.execPath, [BIN, '--version'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.destroy();
+    const result = await collect(child, performance.now(), undefined, 20_000);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('`mkt --version` is answered before anything else loads: it needs no bundle', async () => {
+    const copy = tempDir();
+    fs.cpSync(path.join(ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
+    fs.mkdirSync(path.join(copy, 'dist', 'cli'), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'dist', 'cli', 'launch.js'), path.join(copy, 'dist', 'cli', 'launch.js'));
+    fs.writeFileSync(path.join(copy, 'package.json'), '{"type": "module"}');
+    const child = spawn(process.execPath, [path.join(copy, 'bin', 'mkt.js'), '--version'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = await collect(child, performance.now(), undefined, 20_000);
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}\n` });
   });
 
   it('20 parallel `mkt token` runs leave a valid, private config file', async () => {

@@ -1,16 +1,11 @@
-// Targets 1 and 2 of issue 6: `mkt quotes EURUSD --json` against the running sandbox, wall time and
+// Targets 1 and 2 (issue 11): `mkt quotes EURUSD --json` against the running sandbox, wall time and
 // peak memory, each against floor-quotes.js; `mkt --version` against `node -e 0`. On every Node
-// binary found (this one and Node 24).
+// binary found (this one, 22 and 24).
 import { join } from 'node:path';
-import { alternate } from '../series.js';
+import { checkQuotes, measured, safely } from '../measure.js';
 import { rssRun, timeRun } from '../processes.js';
-import { blockedRow, judge } from '../rows.js';
 import { BENCH_DIR } from '../setup.js';
 
-function checkQuotes(stdout) {
-  const body = JSON.parse(stdout.toString('utf8'));
-  if (body.data?.[0]?.symbol !== 'EURUSD') throw new Error(`expected a quote for EURUSD, got ${stdout.toString('utf8').slice(0, 200)}`);
-}
 
 function quotesCommands(ctx, node, env) {
   return [
@@ -19,33 +14,19 @@ function quotesCommands(ctx, node, env) {
   ];
 }
 
-const QUOTES = { target: '1 wall time', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.5, unit: 'ms' };
+// Node 20 has no compile cache and is no longer the line mkt is tuned for (issue 11): a looser limit.
+const QUOTES = { target: '1 wall time', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.2, unit: 'ms' };
+const quotesSpec = (node) => (node.major < 22 ? { ...QUOTES, limit: 1.7 } : QUOTES);
 const VERSION = { target: '1 wall time', what: 'mkt --version vs node -e 0', kind: 'ratio', op: '<=', limit: 1.3, unit: 'ms' };
 const MEMORY = { target: '2 peak memory', what: 'mkt quotes EURUSD --json vs floor-quotes.js', kind: 'ratio', op: '<=', limit: 1.3, unit: 'bytes' };
-
-function measured(ctx, spec, node, commands, measure, defaultRuns) {
-  ctx.log(`${spec.target}: ${spec.what} [${node.label}]`);
-  const { series, stoppedEarly } = alternate({ commands, measure, log: ctx.log, ...ctx.series(defaultRuns) });
-  ctx.record(`${spec.target} ${spec.what} [${node.label}]`, series, spec.unit);
-  return judge({ ...spec, node: node.label, a: series[0], b: series[1], note: stoppedEarly ? `${series[0].n} runs (time budget)` : undefined });
-}
-
-async function safely(ctx, spec, node, fn) {
-  if (node.blocked) return blockedRow({ ...spec, node: node.label }, node.blocked);
-  try {
-    return await fn();
-  } catch (error) {
-    ctx.log(`  error: ${error.message}`);
-    return blockedRow({ ...spec, node: node.label }, error.message.split('\n')[0], 'error');
-  }
-}
 
 export async function startup(ctx) {
   const rows = [];
   for (const node of ctx.nodes) {
-    rows.push(await safely(ctx, QUOTES, node, async () => {
+    const spec = quotesSpec(node);
+    rows.push(await safely(ctx, spec, node, async () => {
       const env = await ctx.clientEnv();
-      return measured(ctx, QUOTES, node, quotesCommands(ctx, node, env), timeRun, 20);
+      return measured(ctx, spec, node, quotesCommands(ctx, node, env), timeRun, 20);
     }));
     rows.push(await safely(ctx, VERSION, node, async () => {
       const env = ctx.env();

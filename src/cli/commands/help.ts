@@ -19,8 +19,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_DEBUG=1', 'print requests (secrets redacted) and stack traces'],
   ['MKT_ALLOW_INSECURE_HTTP=1', 'allow plain http to hosts other than loopback'],
   ['NO_COLOR, FORCE_COLOR, TERM=dumb', 'colour: off, on, off'],
-  ['XDG_CACHE_HOME', 'on Linux, where the code cache lives ($XDG_CACHE_HOME/mkt/code-cache; compiled code only)'],
-  ['NODE_DISABLE_COMPILE_CACHE=1', 'no code cache'],
+  ['XDG_CACHE_HOME', "on Linux, where Node's compile cache for mkt lives ($XDG_CACHE_HOME/mkt; compiled code only)"],
+  ['NODE_DISABLE_COMPILE_CACHE', 'set at all: no compile cache'],
 ];
 
 const TOPICS: Record<string, () => string> = {
