@@ -76,14 +76,9 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // Node's signal watchers do not keep the process alive, so the handlers may stay to the end.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The rest of the way out, past Node's 'exit' event, is bin/mkt.js's.
   const dispose = () => {
     done = true;
-    // After its 'exit' event Node closes the signal watchers, and a signal in the few milliseconds
-    // before the process is gone kills it by the signal (5 of 41 SIGINTs sent after a login's answer
-    // did, "Logged in" printed and the token stored). Ending the process at 'exit', when the event
-    // loop is empty and nothing is left to write, leaves no such gap.
-    // eslint-disable-next-line no-restricted-syntax -- only the real process gets here, with nothing left to do
-    process.once('exit', () => process.exit());
   };
   const env = process.env;
   const { ConfigStore, defaultConfigDir } = await import('../config/store.js');

@@ -1,6 +1,6 @@
 // The one exit-code contract, for every command (README "Exit codes", `mkt help exit-codes`).
 import {
-  AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, RateLimitError, ServerError,
+  AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, OptionsError, RateLimitError, ServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { InterruptSignal } from './deps.js';
@@ -21,7 +21,7 @@ export const ExitCode = {
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.OK, 'success'],
   [ExitCode.ERROR, 'unexpected: a response the client cannot use, or an internal error'],
-  [ExitCode.USAGE, 'usage or local validation (bad flag, bad symbol, unknown profile, no base URL, corrupt config), and 400 INVALID_REQUEST'],
+  [ExitCode.USAGE, 'usage or local validation (bad flag, bad symbol, unknown profile, no base URL, a config file mkt cannot use), and 400 INVALID_REQUEST'],
   [ExitCode.INCOMPLETE, 'incomplete result: quotes missing or stale under --strict'],
   [ExitCode.NOT_AUTHENTICATED, 'not authenticated: no credentials, expired token, 401'],
   [ExitCode.FORBIDDEN, 'forbidden: 403 (no market.read scope, or no access to the organization)'],
@@ -33,7 +33,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
 export function exitCodeFor(error: unknown): number {
   if (error instanceof AbortError || error instanceof InterruptSignal) return ExitCode.INTERRUPTED;
   if (isCommanderError(error)) return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidRequestError) return ExitCode.USAGE;
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof OptionsError || error instanceof InvalidRequestError) return ExitCode.USAGE;
   if (error instanceof IncompleteError) return ExitCode.INCOMPLETE;
   if (error instanceof CredentialsError || error instanceof AuthError) return ExitCode.NOT_AUTHENTICATED;
   if (error instanceof ForbiddenError) return ExitCode.FORBIDDEN;
@@ -51,7 +51,8 @@ export function errorCodeFor(error: unknown): string {
 }
 
 export function statusFor(error: unknown): number | null {
-  return error instanceof ApiError ? error.status : null;
+  // A rate-limit plan foreseen before any answer has status 0: nothing came back.
+  return error instanceof ApiError && error.status > 0 ? error.status : null;
 }
 
 /**

@@ -58,7 +58,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
     .option('--interval <duration>', 'with --watch: time between polls, at least 1s (default 2s)')
     .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
-    .option('--changes-only', 'with --watch in a pipe: only the quotes whose prices changed since the previous poll')
+    .option('--changes-only', 'with --watch: only the quotes whose prices changed since the previous poll (the board hides the rest)')
     .addHelpText('after', `
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
 timestamp), json ({"data": [...], "missing": [...]}, the service's shape), ndjson (a quote per line).
