@@ -6,9 +6,11 @@ import {
 } from './errors.js';
 import { parseJsonExact } from './json.js';
 import type { HttpResponse } from './request.js';
-import { formatDuration } from '../shared/duration.js';
+import { formatDuration, formatWait } from '../shared/duration.js';
+
+// pacer.ts words its waits with it too.
+export { formatWait };
 import { stripControl } from '../shared/text.js';
-import { formatAge } from '../shared/time.js';
 import { describeStatus } from './status-text.js';
 
 interface ErrorBody {
@@ -127,11 +129,6 @@ export function tryAgainAt(waitMs: number, context: { now?: () => number }): str
   const iso = new Date((context.now ?? Date.now)() + waitMs).toISOString();
   const at = waitMs < 86_400_000 ? iso.slice(11, 19) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
   return `${at} UTC (in ${formatWait(waitMs)})`;
-}
-
-/** Whole seconds, rounded up, as Retry-After counts them (`120s`); from an hour up, `2h 5m` or `30d`. */
-export function formatWait(ms: number): string {
-  return ms < 3_600_000 ? `${Math.ceil(ms / 1000)}s` : formatAge(ms);
 }
 
 function codeText(code: string | undefined): string {

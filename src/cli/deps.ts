@@ -56,6 +56,8 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') outputError ??= error;
   });
+  // A stderr that cannot be written (`2>&1 | true`) has nowhere to be reported: not a crash.
+  process.stderr.on('error', () => {});
   // The first signal aborts what is under way (exit 130, nothing written); a second one ends the
   // process at once. Once the command is done its outcome stands: a signal while the process winds
   // down (closing connections, flushing output) is ignored, and only a second one ends it, so that

@@ -7,8 +7,7 @@ import { ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitErro
 import { statedBatchLimit } from '../api/quotes.js';
 import type { Deps } from './deps.js';
 import { commandOptions } from './options/command-options.js';
-import { formatSpan } from './progress.js';
-import { scanArgv } from './options/format.js';
+import { formatDuration, formatWait, perWindow } from '../shared/duration.js';
 import { resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
 export interface Explained {
@@ -59,11 +58,12 @@ export function explainError(error: Error & { hint?: string }, context: ErrorCon
  * commander's parse errors: its suggestion ("(Did you mean --org?)", on a line of its own) becomes
  * the hint, with where to read the usage.
  */
-export function explainUsage(error: Error, argv: readonly string[]): Explained {
+export function explainUsage(error: Error, command: Command | undefined): Explained {
   const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
-  const { words } = scanArgv(argv);
-  const name = words[0] === 'config' && words.length > 1 ? `config ${words[1]}` : words[0];
+  const names: string[] = [];
+  for (let current = command; current?.parent; current = current.parent) names.unshift(current.name());
+  const name = names.length === 0 ? undefined : names.join(' ');
   const help = name !== undefined && /unknown option|argument|missing|too many/.test(first) ? `mkt ${name} --help` : 'mkt --help';
   const usage = `\`${help}\` shows the usage`;
   return {
@@ -149,34 +149,19 @@ function forbiddenHint(context: ErrorContext): string {
 }
 
 /** RateLimitError.plan: set by the library when it foresaw, before spending the quota, that the work would not fit. */
-interface RatePlan {
-  requests: number;
-  limit: number;
-  windowMs: number;
-  waitMs: number;
-  maxWaitMs: number;
-}
-
 function explainPlan(error: RateLimitError, context: ErrorContext): Words | undefined {
-  const plan = (error as RateLimitError & { plan?: RatePlan }).plan;
+  const plan = error.plan;
   if (plan === undefined || !(plan.limit > 0) || !(plan.windowMs > 0) || !(plan.requests > 0)) return undefined;
   // The time to send them all at the service's rate, as a person would reckon it.
   const needMs = Math.round((plan.requests / plan.limit) * plan.windowMs);
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
   const requests = count(plan.requests, 'request');
-  const work = context.symbolCount === undefined ? `${requests} need` : `${count(context.symbolCount, 'symbol')} need ${requests}`;
-  const suggestion = formatSpan(roundUp(Math.max(needMs, plan.waitMs, plan.maxWaitMs + 1)));
+  const work = context.symbolCount === undefined ? requests : `${count(context.symbolCount, 'symbol')} need ${requests}`;
+  const suggestion = formatDuration(roundUp(Math.max(needMs, plan.waitMs, plan.maxWaitMs + 1)));
   return {
-    message: `${work}; at ${plan.limit.toLocaleString('en-US')} ${perWindow(plan.windowMs)} that is about ${formatSpan(needMs)}, longer than --max-wait ${formatSpan(plan.maxWaitMs)}`,
+    message: `${work}; at ${plan.limit.toLocaleString('en-US')} ${perWindow(plan.windowMs)} that is about ${formatWait(needMs)}, longer than --max-wait ${formatDuration(plan.maxWaitMs)}`,
     hint: `use --max-wait ${suggestion} (or MKT_MAX_WAIT=${suggestion}), or ask for fewer symbols at a time`,
   };
-}
-
-function perWindow(windowMs: number): string {
-  if (windowMs === 60_000) return 'a minute';
-  if (windowMs === 3_600_000) return 'an hour';
-  if (windowMs === 86_400_000) return 'a day';
-  return `per ${formatSpan(windowMs)}`;
 }
 
 /** A duration rounded up to what a person would type: 10 s steps under a minute, then minutes, then hours. */

@@ -15,7 +15,7 @@ import type { NetworkFlags } from './options/network.js';
 import { createProgress, type Progress } from './progress.js';
 
 /** The client's options, and the progress and wait announcements of the command (../progress.ts). */
-export type CliHttp = TransportOptions & { progress: Progress };
+export type CliHttp = TransportOptions & { cliProgress: Progress };
 
 /**
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
@@ -53,7 +53,7 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
     onWait: progress.onWait,
     onDebug,
-    progress,
+    cliProgress: progress,
   };
 }
 

@@ -38,7 +38,7 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
     // program.ts), as gh does: not an error.
     code = exits.isCommanderError(error) && (error.exitCode === 0 || error.code === 'commander.help')
       ? exits.ExitCode.OK
-      : await reportError(exits, error, d ?? deps, state, argv);
+      : await reportError(exits, error, d ?? deps, state);
     reported = code !== exits.ExitCode.OK;
   } finally {
     for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
@@ -54,13 +54,13 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
       const error = new MktError('OUTPUT', `cannot write to standard output: ${failed.message}`, {
         hint: 'check where standard output goes: a full disk, a closed file or a device that takes no output',
       });
-      code = await reportError(exits, error, d, state, argv);
+      code = await reportError(exits, error, d, state);
     }
   }
   return code;
 }
 
-async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState, argv: string[]): Promise<number> {
+async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug, safeJson } = exits;
   const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./secrets.js'),
@@ -72,7 +72,7 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   let message: string;
   let hint: string | undefined;
   let requestId: string | undefined;
-  if (isCommanderError(error)) ({ message, hint } = explainUsage(error, argv));
+  if (isCommanderError(error)) ({ message, hint } = explainUsage(error, state.command));
   else if (known) ({ message, hint, requestId } = explainError(error, { deps, command: state.command, symbolCount: state.symbolCount }));
   else {
     message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
@@ -85,7 +85,7 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   hint = hint === undefined ? undefined : clean(hint);
   requestId = requestId === undefined ? undefined : clean(requestId);
 
-  if (errorsAsJson(deps, state.command, argv)) {
+  if (errorsAsJson(deps, state.command)) {
     stderr.write(`${safeJson({
       error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null },
     })}\n`);

@@ -45,19 +45,20 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
     .option('-v, --verbose', 'print each request and response on stderr (secrets redacted)')
     .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print')
     .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
-  // main words an error for the command that ran, in its output format.
-  program.hook('preAction', (_program, command) => {
-    state.command = command;
-  });
-  configure(program, deps);
+  configure(program, deps, state);
 
   for (const register of COMMANDS) register(program, deps, state);
-  for (const command of program.commands) configure(command, deps);
+  for (const command of program.commands) configure(command, deps, state);
   return program;
 }
 
-function configure(command: Command, deps: Deps): void {
+function configure(command: Command, deps: Deps, state: RunState): void {
   command
+    // main words an error for the command that ran, in its output format: known as soon as it is
+    // chosen, so that a flag it fails to parse (`mkt quotes --json --bogus`) is worded for it too.
+    .hook('preSubcommand', (_parent, sub) => {
+      state.command = sub;
+    })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => deps.io.stdout.write(text),
@@ -69,5 +70,5 @@ function configure(command: Command, deps: Deps): void {
       getOutHelpWidth: () => deps.io.columns ?? 80,
       getErrHelpWidth: () => deps.io.columns ?? 80,
     });
-  for (const sub of command.commands) configure(sub, deps);
+  for (const sub of command.commands) configure(sub, deps, state);
 }

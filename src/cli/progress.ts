@@ -4,10 +4,9 @@
 // `fetched 3/10 batches` line, which counts a long wait down. Shorter waits are announced only on a
 // terminal or with --verbose; --quiet silences all of it (warnings and errors still print).
 import type { WaitEvent } from '../api/request.js';
-import { formatDuration } from '../shared/duration.js';
+import { formatDuration, formatWait } from '../shared/duration.js';
 import type { Deps } from './deps.js';
 import { isDebug } from './io.js';
-
 
 /** Waits longer than this are announced wherever stderr goes. */
 export const ANNOUNCE_WAITS_OVER_MS = 2000;
@@ -18,9 +17,6 @@ export interface Progress {
   onBatch(done: number, total: number): void;
   /** Clears the progress line and stops any countdown. */
   stop(): void;
-  /** The last counts onBatch was told. */
-  readonly done: number;
-  readonly total: number;
 }
 
 export interface ProgressOptions {
@@ -31,8 +27,6 @@ export interface ProgressOptions {
 export function createProgress(deps: Deps, options: ProgressOptions): Progress {
   const tty = deps.io.stderrIsTTY;
   const verbose = options.verbose === true || isDebug(deps.env);
-  let done = 0;
-  let total = 0;
   /** Whether the transient line (no newline) is showing. */
   let shown = false;
   let countdown: ReturnType<typeof setInterval> | undefined;
@@ -47,21 +41,13 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
     deps.io.stderr.write(`\r\u001b[2K${text}`);
     shown = true;
   };
-  const batches = () => `fetched ${done}/${total} batches`;
+  const batches = (done: number, total: number) => `fetched ${done}/${total} batches`;
 
   return {
-    get done() {
-      return done;
-    },
-    get total() {
-      return total;
-    },
-    onBatch(nowDone, nowTotal) {
-      done = nowDone;
-      total = nowTotal;
+    onBatch(done, total) {
       stopCountdown();
       if (options.quiet || !tty || total < 3) return;
-      transient(batches());
+      transient(batches(done, total));
     },
     onWait(event) {
       if (options.quiet) return;
@@ -78,7 +64,7 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
       const tick = () => {
         const left = end - deps.now();
         if (left <= 0) return stopCountdown();
-        transient(`${event.total > 1 ? `${batches()}; ` : ''}waiting ${formatSpan(left)} ${event.kind === 'rate-limit' ? 'for the rate limit' : 'to retry'}`);
+        transient(`${event.total > 1 ? `${batches(event.done, event.total)}; ` : ''}waiting ${formatWait(left)} ${event.kind === 'rate-limit' ? 'for the rate limit' : 'to retry'}`);
       };
       tick();
       countdown = setInterval(tick, 1000);
@@ -94,21 +80,13 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
 
 /** `waiting 58s for the rate limit (60/100 requests done)`, `503 Service Unavailable; retrying in 2s (1/2)`. */
 export function describeWait(event: WaitEvent): string {
-  const wait = formatWait(event.waitMs);
+  const wait = describeSpan(event.waitMs);
   if (event.kind === 'rate-limit') return `waiting ${wait} for the rate limit (${event.done}/${event.total} requests done)`;
   const attempt = event.attempt === undefined || event.retries === undefined ? '' : ` (${event.attempt - 1}/${event.retries})`;
   return `${event.reason}; retrying in ${wait}${attempt}`;
 }
 
-/** Short waits as they are (`800ms`, `1.5s`); longer ones in whole seconds, rounded up (`58s`, `1m40s`). */
-function formatWait(ms: number): string {
-  return ms < 10_000 ? formatDuration(ms) : formatSpan(ms);
-}
-
-/** 1m40s, 2m, 1h5m, 45s: whole seconds, rounded up. */
-export function formatSpan(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
-  const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
-  return text === '' ? '0s' : text;
+/** Short waits as they are (`800ms`, `1.5s`); longer ones as the service counts them (`58s`). */
+function describeSpan(ms: number): string {
+  return ms < 10_000 ? formatDuration(ms) : formatWait(ms);
 }

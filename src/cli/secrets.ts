@@ -30,18 +30,25 @@ export function withScrubbedOutput(deps: Deps): Deps {
  */
 export function holdSecret(deps: Deps, secret: string | undefined): void {
   const secrets = held.get(deps);
-  if (secrets === undefined || secret === undefined) return;
-  for (const value of [secret, secret.trim()]) {
-    if (value === '') continue;
-    secrets.add(value);
-    const dot = value.indexOf('.');
-    if (dot > 0) secrets.add(value.slice(dot + 1));
-  }
+  if (secrets !== undefined && secret !== undefined) for (const value of formsOf(secret)) secrets.add(value);
 }
 
-/** Stops scrubbing `secret`: `mkt token --print` writes the token it was asked for. */
+/** Stops scrubbing `secret`, in every form held: `mkt token --print` writes the token it was asked for. */
 export function releaseSecret(deps: Deps, secret: string): void {
-  held.get(deps)?.delete(secret);
+  const secrets = held.get(deps);
+  if (secrets !== undefined) for (const value of formsOf(secret)) secrets.delete(value);
+}
+
+/** The secret as given and trimmed, and what follows its first dot (an API key's secret part). */
+function formsOf(secret: string): string[] {
+  const forms: string[] = [];
+  for (const value of new Set([secret, secret.trim()])) {
+    if (value === '') continue;
+    forms.push(value);
+    const dot = value.indexOf('.');
+    if (dot > 0) forms.push(value.slice(dot + 1));
+  }
+  return forms;
 }
 
 /** `text` without any secret held during the run (for messages built before they are written). */

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
+import { whereJsonFails } from '../shared/text.js';
 import { ConfigError, configFault, faultReason } from './errors.js';
 import { LockBusyError, removeAbandoned, tryLock, withFileLock } from './file-lock.js';
 
@@ -124,7 +125,7 @@ export class ConfigStore {
         const data = this.#parse();
         const profiles = { ...data.profiles };
         const next = change({ ...profiles[name] });
-        if (next === undefined || Object.keys(next).length === 0) delete profiles[name];
+        if (next === undefined) delete profiles[name];
         else profiles[name] = next;
         // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
         if (this.#signal?.aborted) throw new AbortError();
@@ -164,7 +165,7 @@ export class ConfigStore {
       data = JSON.parse(text);
     } catch (error) {
       // V8's message quotes the text around the fault, which may be a token: give only where it is.
-      throw new ConfigError(`the config file ${this.path} is not valid JSON (${locate(text, error)})`, this.#fixHint());
+      throw new ConfigError(`the config file ${this.path} is not valid JSON (${whereJsonFails(text, error)})`, this.#fixHint());
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
       throw new ConfigError(`the config file ${this.path} does not hold mkt settings (not a JSON object)`, this.#fixHint());
@@ -269,15 +270,6 @@ export class ConfigStore {
   #fixHint(): string {
     return `fix it by hand, or move it aside (mv ${this.path} ${this.path}.bak) and run mkt login again`;
   }
-}
-
-/** Line and column of a JSON.parse failure, without quoting the text. */
-function locate(text: string, error: unknown): string {
-  const position = Number(/position (\d+)/.exec(String((error as Error).message))?.[1]);
-  if (!Number.isInteger(position)) return 'it cannot be parsed';
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  return `at line ${line}, column ${position - before.lastIndexOf('\n')}`;
 }
 
 /** The directory itself or the closest ancestor that exists: where a failed mkdir -p stopped. */

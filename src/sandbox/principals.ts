@@ -4,6 +4,7 @@
 import { UsageError } from '../shared/errors.js';
 import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { readFileLimited } from '../shared/read-limited.js';
+import { whereJsonFails } from '../shared/text.js';
 import { SandboxConfigError } from './config-error.js';
 
 export interface SandboxClient {
@@ -111,7 +112,7 @@ export async function loadClientsFile(path: string, signal?: AbortSignal): Promi
   try {
     parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    throw new SandboxConfigError(`clients file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new SandboxConfigError(`clients file ${path} is not valid JSON (${whereJsonFails(text, error)})`);
   }
   if (!Array.isArray(parsed)) {
     throw new SandboxConfigError(`clients file ${path} must hold a JSON array of clients, e.g. [{"client_id": "ci", "client_secret": "s3cret", "orgs": ["org_ci"], "scopes": ["market.read"]}]`);

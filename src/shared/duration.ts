@@ -1,5 +1,6 @@
 // Durations, read from people (500ms, 2s, 1m, 1h, or a plain number of seconds) and written for them.
 import { UsageError } from './errors.js';
+import { formatAge } from './time.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -12,10 +13,25 @@ export function parseDuration(text: string, name: string): number {
   return ms;
 }
 
-/** 500ms, 2s, 1.5s, 1m, 90s: waits, intervals and timeouts in messages. */
+/** 500ms, 2s, 1.5s, 1m, 90s, 2h: intervals and timeouts in messages, in the form flags take. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** A wait, in whole seconds rounded up: `58s`, `1m40s`, `2m`; from an hour up, `2h 5m` or `30d`. */
+export function formatWait(ms: number): string {
+  if (ms >= 3_600_000) return formatAge(ms);
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m${seconds % 60 === 0 ? '' : `${seconds % 60}s`}`;
+}
+
+/** A rate limit's window in words: `a minute`, `an hour`, `per 45s`. */
+export function perWindow(windowMs: number): string {
+  const names: Record<number, string> = { 1000: 'a second', 60_000: 'a minute', 3_600_000: 'an hour', 86_400_000: 'a day' };
+  return names[windowMs] ?? `per ${formatDuration(windowMs)}`;
 }

@@ -40,3 +40,11 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
   }
   return out;
 }
+
+/** Where JSON.parse failed in `text`, as `at line 3, column 7`, without quoting it: it may hold a secret. */
+export function whereJsonFails(text: string, error: unknown): string {
+  const position = Number(/position (\d+)/.exec(String((error as Error).message))?.[1]);
+  if (!Number.isInteger(position)) return 'it cannot be parsed';
+  const before = text.slice(0, position);
+  return `at line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
+}

@@ -63,3 +63,12 @@ describe.skipIf(!fs.existsSync('/dev/full'))('a standard output that cannot be w
     expect(result.stderr.match(/^error: /gm)).toHaveLength(1);
   });
 });
+
+describe('a standard error whose reader has gone', () => {
+  it('mkt quotes --bogus 2>&1 | true: the usage error it cannot print is still exit 2, not a crash', async () => {
+    const { stdout } = await promisify(execFile)('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" quotes --bogus 2>&1 | true; echo "\${PIPESTATUS[0]}"`], {
+      env: baseEnv(env), timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe('2');
+  });
+});

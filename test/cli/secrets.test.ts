@@ -101,3 +101,18 @@ describe('secrets echoed back are never printed', () => {
     expect(again.stdout).toBe(`${ISSUED}\n`);
   });
 });
+
+describe('a secret released to be printed', () => {
+  it('is printed whole, though it was held in every form (a dotted token and the part after its dot)', async () => {
+    const { createTestDeps } = await import('../helpers/cli.js');
+    const { holdSecret, releaseSecret, withScrubbedOutput } = await import('../../src/cli/secrets.js');
+    const test = createTestDeps();
+    const deps = withScrubbedOutput(test.deps);
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2lnbmF0dXJl';
+    holdSecret(deps, token);
+    deps.io.stdout.write(`${token}\n`);
+    releaseSecret(deps, token);
+    deps.io.stdout.write(`${token}\n`);
+    expect(test.stdout()).toBe(`[redacted]\n${token}\n`);
+  });
+});

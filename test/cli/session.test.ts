@@ -286,6 +286,20 @@ describe('settings that stay (issue 12 section 3)', () => {
     expect((await bare(['quotes', 'EURUSD'])).code).toBe(0);
   });
 
+  it('logout of a profile that held only a token keeps the profile: not logged in (4), not unknown (2)', async () => {
+    expect((await session.run(['login', '--profile', 'ci', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret', MKT_ORG: 'org_demo' } })).code).toBe(0);
+    const login = await session.run(['login', '--profile', 'ci'], { env: { MKT_API_KEY: 'demo.demo-secret', MKT_ORG: 'org_demo' } });
+    expect(login.code).toBe(0);
+    expect((await session.run(['config', 'unset', 'org', '--profile', 'ci'])).code).toBe(0);
+    expect((await session.run(['logout', '--profile', 'ci'])).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.ci).toEqual({});
+    const status = await session.run(['status', '--profile', 'ci'], { env: { MKT_ORG: 'org_demo' } });
+    expect(status.code).toBe(4);
+    const again = await session.run(['logout', '--profile', 'ci']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('No stored token for profile ci.');
+  });
+
   it('mkt token keeps them too, in its own profile', async () => {
     const result = await bare(['token', '--base-url', session.sandbox.url, '--org', 'org_demo', '--profile', 'ci'], { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' });
     expect(result.code).toBe(0);

@@ -7,7 +7,8 @@ import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { explainError } from '../../src/cli/explain.js';
-import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
+import { createTestDeps, runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
+import { createProgress } from '../../src/cli/progress.js';
 import { sendQuotes, type FaultServer } from '../helpers/fault-server.js';
 import { useServers } from './fixtures.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
@@ -90,6 +91,38 @@ describe('work that fits the quota finishes (the issue\'s "Done when")', () => {
   });
 });
 
+describe('a watch under the quota', () => {
+  const symbols = (count: number) => Array.from({ length: count }, (_, i) => `SYN${String(i + 1).padStart(5, '0')}`);
+
+  it('keeps the batch size the service stated: one refusal in three polls, not one per poll', async () => {
+    const service = await countingSandbox({ maxSymbols: 10, synthetic: 30 });
+    servers.closeLater(service);
+    const run = cliOn(service, path.join(tempDir(), 'cfg'));
+    expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
+    const result = await run(['quotes', ...symbols(30), '--watch', '--count', '3', '--interval', '1s']);
+    expect(result.code).toBe(0);
+    expect(service.statuses).toEqual([400, ...Array(9).fill(200)]);
+  });
+
+  it('a poll that needs more waiting than --max-wait ends the watch with the plan, in mkt\'s words, after one poll', async () => {
+    const service = await countingSandbox({ limits: { perMinute: 5 }, maxSymbols: 10, synthetic: 200 });
+    servers.closeLater(service);
+    const run = cliOn(service, path.join(tempDir(), 'cfg'));
+    expect((await run(['login', '--org', 'org_demo'], { env: { MKT_API_KEY: 'demo.demo-secret' } })).code).toBe(0);
+    const result = await run(['quotes', ...symbols(200), '--watch', '--count', '5', '--interval', '1s']);
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    // In a pipe a watch writes NDJSON, and so its error is JSON.
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: {
+      code: 'RATE_LIMITED', exit_code: 6, status: null,
+      message: '200 symbols need 20 requests; at 5 a minute that is about 4m, longer than --max-wait 90s',
+      hint: expect.stringMatching(/^use --max-wait 4m /),
+    } });
+    // The first poll's refused batch of 100 told the limits; nothing more, and no second poll.
+    expect(service.statuses).toEqual([400]);
+  });
+});
+
 describe('waits people can see', () => {
   /** 429 with Retry-After `seconds` on the first request, quotes after. */
   async function retryAfter(seconds: number): Promise<FaultServer> {
@@ -130,6 +163,16 @@ describe('waits people can see', () => {
     expect(result.stderr).toContain('\r\u001b[2Kwaiting 45s for the rate limit (2/4 requests done)\n\r\u001b[2Kfetched 2/4 batches; waiting 45s for the rate limit');
     // Cleared at the end: nothing of the progress line is left on the screen.
     expect(result.stderr.endsWith('\r\u001b[2K')).toBe(true);
+  });
+});
+
+describe('the terminal\'s countdown', () => {
+  it('counts the batches of the wait it was told, even before the first batch is done', () => {
+    const test = createTestDeps({ stderrIsTTY: true });
+    const progress = createProgress(test.deps, {});
+    progress.onWait({ kind: 'retry', waitMs: 5000, reason: '503 Service Unavailable', done: 0, total: 3, attempt: 2, retries: 2 });
+    progress.stop();
+    expect(test.stderr()).toContain('fetched 0/3 batches; waiting 5s to retry');
   });
 });
 

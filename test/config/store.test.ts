@@ -69,11 +69,13 @@ describe('the config store', () => {
     expect(() => new ConfigStore({ dir }).read()).toThrow(ConfigError);
   });
 
-  it('removes a profile that becomes empty', async () => {
+  it('keeps a profile that becomes empty (it still exists: logged out, not unknown); undefined removes it', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const s = new ConfigStore({ dir });
     await s.updateProfile('x', () => ({ org: 'org_x' }));
     await s.updateProfile('x', () => ({}));
+    expect(s.profileNames()).toEqual(['x']);
+    await s.updateProfile('x', () => undefined);
     expect(s.profileNames()).toEqual([]);
   });
 

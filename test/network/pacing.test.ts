@@ -104,7 +104,7 @@ describe('a wait foreseen past --max-wait', () => {
     expect(waits).toEqual([]);
     expect(run.stdout).toBe('');
     // The rest of this minute and three more: 240 s of waiting, past the default 90 s.
-    expect(run.stderr).toBe('error: 10 symbols need 10 requests; at 2 a minute that is about 5m, longer than --max-wait 1m30s\n'
+    expect(run.stderr).toBe('error: 10 symbols need 10 requests; at 2 a minute that is about 5m, longer than --max-wait 90s\n'
       + 'hint: use --max-wait 5m (or MKT_MAX_WAIT=5m), or ask for fewer symbols at a time\n');
   });
 });

@@ -44,6 +44,12 @@ describe('loadClientsFile', () => {
     await expect(attempt).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('never quotes a file it cannot parse: it holds secrets', async () => {
+    const attempt = loadClientsFile(file('secret.json', '[{"client_id": "ci", "client_secret":SuperSecret123}]'));
+    await expect(attempt).rejects.toThrow(/secret\.json is not valid JSON/);
+    await expect(attempt).rejects.not.toThrow(/SuperSecre/);
+  });
+
   it.each([
     ['a missing file', () => path.join(dir, 'missing.json'), /cannot read clients file .*missing\.json: no such file/],
     ['a directory', () => { const sub = path.join(dir, 'sub'); mkdirSync(sub, { recursive: true }); return sub; }, /it is a directory/],

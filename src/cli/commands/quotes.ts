@@ -93,6 +93,8 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   if (venue !== undefined && (venue === '' || venue.length > 64 || hasControl(venue))) {
     throw new UsageError('--venue must be a printable name of at most 64 characters');
   }
+  // A rate-limit plan is worded with the symbols asked for (explain.ts).
+  state.symbolCount = symbols.length;
   // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
     const { runWatch } = await import('../watch/run-watch.js');
@@ -102,7 +104,6 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);
-  state.symbolCount = symbols.length;
   let result: QuotesResult;
   try {
     result = await getQuotes(http, {
@@ -113,10 +114,10 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
       venue,
       batchSize,
       concurrency,
-      onProgress: http.progress.onBatch,
+      onProgress: http.cliProgress.onBatch,
     });
   } finally {
-    http.progress.stop();
+    http.cliProgress.stop();
   }
 
   const now = deps.now();

@@ -16,11 +16,6 @@ export const MAX_BACKOFF_MS = 30_000;
 /** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 /**
- * A watch's --max-wait when none is given: one full rate window of the spec (a minute) and some, so
- * that a watch rides out the ordinary throttling it was built for.
- */
-export const WATCH_MAX_WAIT_MS = 90_000;
-/**
  * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
  * pacing adds a few milliseconds per poll, which is not news to the reader.
  */

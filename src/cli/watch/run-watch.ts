@@ -19,12 +19,12 @@
 // service sending new ones at every poll grew the board's history without end.
 import { MktError, NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
 import { DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
-import type { HttpOptions } from '../../api/request.js';
+import { DEFAULTS, type HttpOptions } from '../../api/request.js';
+import { tryAgainAt } from '../../api/response.js';
 import type { Quote } from '../../api/types.js';
 import { createChangeTracker } from '../../render/changes.js';
 import type { History } from '../../render/sparkline.js';
-import { formatAge } from '../../shared/time.js';
-import { formatDuration } from '../../shared/duration.js';
+import { formatDuration, formatWait } from '../../shared/duration.js';
 import type { QuotesOptions } from '../commands/quotes.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
@@ -32,7 +32,7 @@ import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
-import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, WATCH_MAX_WAIT_MS, type NextPoll } from './pace.js';
+import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
 import { createStreamOutput } from './stream-output.js';
 import { waitUntil } from './wait-until.js';
 import { createProcessTerminal, type WatchTerminal } from './terminal.js';
@@ -55,8 +55,8 @@ export async function runWatch(
 ): Promise<number> {
   const settings = resolveWatchSettings(deps, options);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
-  // The library's default budget is for one command; a watch rides out a whole rate window.
-  const maxWaitMs = Math.max(http.maxWaitMs ?? 0, settings.maxWaitGiven ? 0 : WATCH_MAX_WAIT_MS);
+  // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
+  const maxWaitMs = http.maxWaitMs ?? DEFAULTS.maxWaitMs;
   // q (read by the board), SIGINT/SIGTERM (deps.signal) and an output that cannot be written all
   // end the watch through this signal, which also cancels a request in flight and the wait.
   const quit = new AbortController();
@@ -142,6 +142,9 @@ async function pollUntilDone(
         batchSize: request.batchSize,
         concurrency: request.concurrency,
       });
+      // A batch size the service stated (in a 400 the library answered by shrinking it) is kept for
+      // the next polls, which would otherwise each begin with that refusal.
+      request.batchSize ??= Math.ceil(request.symbols.length / Math.max(1, result.requests));
       const at = deps.now();
       successes++;
       failures = 0;
@@ -155,6 +158,9 @@ async function pollUntilDone(
       if (context.signal.aborted) return;
       // No "retrying at" for a retry that will not happen: main reports the error and maps its code.
       if (last) throw error;
+      // A poll that needs more waiting than --max-wait (the library's plan, before any refusal)
+      // would need it again at every poll: say so and end, as a one-shot command does.
+      if (error instanceof RateLimitError && error.plan !== undefined) throw error;
       if (error instanceof RateLimitError) {
         // What the service asks is held to --max-wait, not the interval, however long it is.
         const asked = rateLimitWait(error.retryAfterMs);
@@ -191,14 +197,10 @@ function keepAsked(data: readonly Quote[], asked: ReadonlySet<string>): { data: 
 
 /** A 429 whose wait passes --max-wait ends the watch: exit 6, with when to come back. */
 function waitTooLong(error: RateLimitError, waitMs: number, maxWaitMs: number, now: number): RateLimitError {
-  const wait = waitMs < 100_000 ? `${Math.ceil(waitMs / 1000)}s` : formatAge(waitMs);
-  const at = new Date(now + waitMs);
-  // A wait past the year 275760 names no date at all.
-  const when = Number.isNaN(at.getTime()) ? 'much later' : `after ${at.toISOString().slice(0, 19).replace('T', ' ')} UTC (in ${wait})`;
   return new RateLimitError({
     status: error.status, code: error.code, method: error.method, url: error.url, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs,
-    message: `${error.message}; the service asks to wait ${wait}, longer than --max-wait ${formatDuration(maxWaitMs)}`,
-    hint: `watch again ${when}, or allow a longer wait with --max-wait (at most 24h)`,
+    message: `${error.message}; the service asks to wait ${formatWait(waitMs)}, longer than --max-wait ${formatDuration(maxWaitMs)}`,
+    hint: `watch again after ${tryAgainAt(waitMs, { now: () => now })}, or allow a longer wait with --max-wait (at most 24h)`,
     cause: error,
   });
 }

@@ -21,8 +21,6 @@ export interface WatchSettings {
   color: boolean;
   /** Plain ASCII on the board (TERM=dumb never gets one; a locale without UTF-8 does). */
   ascii: boolean;
-  /** --max-wait or MKT_MAX_WAIT was given: it bounds each wait, else WATCH_MAX_WAIT_MS does. */
-  maxWaitGiven: boolean;
 }
 
 export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchSettings {
@@ -59,6 +57,5 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
     changesOnly: options.changesOnly === true,
     color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false),
     ascii: useAscii(deps.env),
-    maxWaitGiven: options.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT),
   };
 }
