@@ -68,6 +68,8 @@ export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): void
   if (url.username !== '' || url.password !== '') {
     throw invalid('baseUrl must not hold a user name or password', 'the client authenticates with tokens: remove the user:password@ part');
   }
+  // Each request's path and query are the client's to build; these would be dropped without a word.
+  if (url.search !== '' || url.hash !== '') throw invalid(`baseUrl must not have a query or fragment: ${url.origin}${url.pathname}`);
   if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
     throw new OptionsError('INSECURE_HTTP', `baseUrl ${url.origin} is plain http to another machine: the API key, client secret and tokens would cross the network unencrypted`, {
       hint: 'use https://, or pass allowInsecureHttp: true for a network you trust',

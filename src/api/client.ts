@@ -66,7 +66,7 @@ export function createClient(options: ClientOptions): Client {
         });
       }
       checkCredentials(token, org);
-      checkQuotesInput(input);
+      checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
       return getQuotes(http, { ...input, baseUrl, accessToken: token, organizationId: org });
     },
   };

@@ -4,19 +4,13 @@
 // holds is scrubbed by value from its debug lines and its errors, whatever the server echoed back.
 // A new endpoint is its URL, its headers and body, its secrets, and that validator.
 import { readJson, errorFromResponse, type ErrorContext } from './response.js';
-import type { Pacer } from './pacer.js';
 import { scrubError } from './redact.js';
-import { sendRequest, type HttpResponse, type TransportOptions } from './request.js';
+import { sendRequest, type HttpRequest, type HttpResponse, type TransportOptions } from './request.js';
 import { redactSecrets, stripControl } from '../shared/text.js';
 import type { RateLimitInfo } from './types.js';
 
-export interface EndpointCall<T> {
-  method: 'GET' | 'POST';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string;
-  /** Retried after 429, 5xx and resets (GET); otherwise only when nothing reached the service. */
-  idempotent: boolean;
+/** The request (method, URL, headers, body, whether it may be retried, its pacer), and: */
+export interface EndpointCall<T> extends HttpRequest {
   /** What a 2xx body should hold, for messages: "a token response". */
   expected: string;
   /** Checks the parsed body (numbers as JsonNumber) and makes the result. */
@@ -25,8 +19,6 @@ export interface EndpointCall<T> {
   secrets: readonly string[];
   /** What an error message may name: the organization, say. */
   context?: ErrorContext;
-  /** Paces the call within the service's rate limit (src/api/pacer.ts). */
-  pacer?: Pacer;
 }
 
 export interface EndpointResult<T> {
@@ -40,9 +32,7 @@ export async function callEndpoint<T>(http: TransportOptions, call: EndpointCall
   const { onDebug } = http;
   const options = onDebug === undefined ? http : { ...http, onDebug: (line: string) => onDebug(redactSecrets(stripControl(line), secrets)) };
   try {
-    const response = await sendRequest(options, {
-      method: call.method, url: call.url, headers: call.headers, body: call.body, idempotent: call.idempotent, pacer: call.pacer,
-    });
+    const response = await sendRequest(options, call);
     if (response.status < 200 || response.status >= 300) {
       const scrubbed = { ...response, text: redactSecrets(response.text, secrets) };
       throw errorFromResponse(scrubbed, { now: http.now, maxWaitMs: http.waitBudget?.maxMs ?? http.maxWaitMs, ...call.context });

@@ -11,7 +11,7 @@ import { formatAge } from '../shared/time.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
 import { holdSecret } from './secrets.js';
-import { ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
+import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
 /** Tokens with less than this left are renewed when client credentials are at hand. */
 export const RENEW_BEFORE_MS = 60_000;
@@ -150,11 +150,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
   const requireOrg = () => {
     const org = settings.org.value;
     if (!org) throw new UsageError('no organization set for this request', ORG_HINT);
-    // Checked here too: a value with a line break or an escape would otherwise fail as a header.
-    if (!ORGANIZATION_PATTERN.test(org)) {
-      throw new UsageError(`the organization ${JSON.stringify(org.slice(0, 80))} (from ${settings.org.source}) is not of the form org_<id>`, ORG_HINT);
-    }
-    return org;
+    return checkOrganization(org, settings.org.source);
   };
   const token = settings.token;
   if (token.kind === 'env' && token.value) {

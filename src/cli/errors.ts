@@ -21,3 +21,10 @@ export class IncompleteError extends MktError {
     super('INCOMPLETE', message, { hint });
   }
 }
+
+/** Standard output that cannot be written (a full disk, /dev/full): exit 1, with one message. */
+export function outputError(cause: Error): MktError {
+  return new MktError('OUTPUT', `cannot write to standard output: ${cause.message}`, {
+    hint: 'check where standard output goes: a full disk, a closed file or a device that takes no output', cause,
+  });
+}

@@ -1,7 +1,6 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
 // bin/mkt.js reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
 import type { Command } from 'commander';
-import { MktError } from '../api/errors.js';
 import type { Deps, ProcessDeps } from './deps.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
@@ -51,10 +50,8 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
     const failed = own.outputError();
     if (failed) {
-      const error = new MktError('OUTPUT', `cannot write to standard output: ${failed.message}`, {
-        hint: 'check where standard output goes: a full disk, a closed file or a device that takes no output',
-      });
-      code = await reportError(exits, error, d, state);
+      const { outputError } = await import('./errors.js');
+      code = await reportError(exits, outputError(failed), d, state);
     }
   }
   return code;

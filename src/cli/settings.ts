@@ -3,6 +3,7 @@
 import type { ProfileRecord, TokenRecord } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { isLoopback } from '../shared/loopback.js';
+import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { UsageError } from './errors.js';
 import { holdSecret } from './secrets.js';
 
@@ -125,3 +126,11 @@ export function checkBaseUrl(deps: Deps, value: string, source: string): string 
 }
 
 export const ORG_HINT = 'pass --org org_<id>, set MKT_ORG, or run `mkt config set org org_<id>`';
+
+/** `value` when it is an organization id (a line break or an escape would break a header); else a UsageError naming its source. */
+export function checkOrganization(value: string, source: string): string {
+  if (!ORGANIZATION_PATTERN.test(value)) {
+    throw new UsageError(`the organization ${JSON.stringify(value.slice(0, 80))} (from ${source}) is not of the form org_<id>`, ORG_HINT);
+  }
+  return value;
+}

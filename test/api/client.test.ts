@@ -52,6 +52,7 @@ describe('createClient refuses options it cannot use, with an OptionsError namin
     ['a relative baseUrl', { baseUrl: '/v1' }, /^baseUrl is not an absolute URL/],
     ['another scheme', { baseUrl: 'ftp://example.com' }, /^baseUrl must be an https:\/\/ or http:\/\/ address, not ftp:\/\/$/],
     ['credentials in the URL', { baseUrl: 'https://user:pw@example.com' }, /^baseUrl must not hold a user name or password$/],
+    ['a query in the URL', { baseUrl: 'https://example.com/api?key=1' }, /^baseUrl must not have a query or fragment: https:\/\/example\.com\/api$/],
     ['a negative timeoutMs', { baseUrl: 'https://example.com', timeoutMs: -1 }, /^timeoutMs must be an integer from 1 to 2147483647, not -1$/],
     ['a timeoutMs past what a timer holds', { baseUrl: 'https://example.com', timeoutMs: 2 ** 31 }, /^timeoutMs must be an integer from 1/],
     ['retries as text', { baseUrl: 'https://example.com', retries: '2' }, /^retries must be an integer from 0 to 100, not "2"$/],
@@ -87,6 +88,13 @@ describe('createClient refuses options it cannot use, with an OptionsError namin
     const { dispatcher, calls } = untouchable();
     const client = createClient({ baseUrl: 'https://example.com', dispatcher, accessToken: 'tok', organizationId: 'org_demo' });
     await expect(client.getQuotes({ symbols: ['EURUSD'], ...input } as never)).rejects.toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(message) });
+    expect(calls).toBe(0);
+  });
+
+  it('getQuotes with no input at all: rejected as an OptionsError, not a TypeError', async () => {
+    const { dispatcher, calls } = untouchable();
+    const client = createClient({ baseUrl: 'https://example.com', dispatcher, accessToken: 'tok', organizationId: 'org_demo' });
+    await expect((client.getQuotes as () => Promise<unknown>)()).rejects.toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(/^getQuotes needs symbols/) });
     expect(calls).toBe(0);
   });
 

@@ -75,7 +75,7 @@ describe('mkt login', () => {
   it.each([
     ['a key without a dot', { MKT_API_KEY: 'demodemo-secret' }, ['--org', 'org_demo'], /not of the form <client_id>\.<client_secret>/],
     ['a key with an empty client id', { MKT_API_KEY: '.secret' }, ['--org', 'org_demo'], /not of the form/],
-    ['an organization without org_', { MKT_API_KEY: 'demo.demo-secret' }, ['--org', 'demo'], /"demo" is not of the form org_<id>/],
+    ['an organization without org_', { MKT_API_KEY: 'demo.demo-secret' }, ['--org', 'demo'], /the organization "demo" \(from --org\) is not of the form org_<id>/],
     ['an organization with spaces', { MKT_API_KEY: 'demo.demo-secret' }, ['--org', 'org_a b'], /not of the form org_<id>/],
     ['no organization and no terminal', { MKT_API_KEY: 'demo.demo-secret' }, [], /no organization given/],
     ['empty standard input', {}, ['--with-api-key', '--org', 'org_demo'], /standard input was empty/],

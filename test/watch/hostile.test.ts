@@ -93,7 +93,7 @@ describe('output that cannot be written', () => {
       const result = await collect(child, started, undefined, 15_000);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('error: cannot write to standard output: ENOSPC: no space left on device, write\n'
-        + 'hint: the watch stopped; check the disk or device standard output goes to\n');
+        + 'hint: check where standard output goes: a full disk, a closed file or a device that takes no output\n');
       expect(server.requests).toHaveLength(1);
     } finally {
       fs.closeSync(full);

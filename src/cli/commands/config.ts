@@ -1,11 +1,10 @@
 // mkt config get|set|unset|list|path: per-profile settings (base-url, org, format).
 import { Argument, type Command } from 'commander';
-import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
 import type { ProfileRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
-import { checkBaseUrl, resolveProfile } from '../settings.js';
+import { checkBaseUrl, checkOrganization, resolveProfile } from '../settings.js';
 import { FORMATS, isFormat } from '../options/format.js';
 
 type SettingKey = 'base_url' | 'org' | 'format';
@@ -25,10 +24,7 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
   org: {
     field: 'org',
     describe: 'the organization, org_<id>',
-    normalize: (_deps, value) => {
-      if (!ORGANIZATION_PATTERN.test(value)) throw new UsageError(`"${value.slice(0, 80)}" is not of the form org_<id>`);
-      return value;
-    },
+    normalize: (_deps, value) => checkOrganization(value, 'mkt config set'),
   },
   format: {
     field: 'format',

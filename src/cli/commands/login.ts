@@ -1,7 +1,6 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
 import { API_KEY_PATTERN, cliLogin } from '../../api/auth.js';
-import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
 import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
@@ -12,7 +11,7 @@ import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../main.js';
-import { requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 
 export interface LoginOptions extends TargetFlags, NetworkFlags {
   withApiKey?: boolean;
@@ -57,10 +56,7 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
     throw new UsageError('the API key is not of the form <client_id>.<client_secret>', 'copy the whole key, both parts joined by a dot');
   }
   const organization = await readOrganization(deps, settings);
-  const organizationId = organization.value;
-  if (!ORGANIZATION_PATTERN.test(organizationId)) {
-    throw new UsageError(`the organization "${organizationId.slice(0, 80)}" is not of the form org_<id>`, 'for example --org org_demo');
-  }
+  const organizationId = checkOrganization(organization.value, organization.prompted ? 'the prompt' : settings.org.source);
   if (deps.env.MKT_TOKEN) {
     deps.io.stderr.write('warning: MKT_TOKEN is set; it overrides the token stored by this login until you unset it\n');
   }

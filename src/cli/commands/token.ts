@@ -1,7 +1,6 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
 import { clientCredentials } from '../../api/auth.js';
-import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
 import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import { releaseSecret } from '../secrets.js';
 import type { Deps } from '../deps.js';
@@ -12,7 +11,7 @@ import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../main.js';
-import { ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 import { describeToken, warnAboutScope } from './login.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
@@ -60,10 +59,7 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
   const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
-  const organizationId = settings.org.value;
-  if (organizationId !== undefined && !ORGANIZATION_PATTERN.test(organizationId)) {
-    throw new UsageError(`the organization "${organizationId.slice(0, 80)}" (from ${settings.org.source}) is not of the form org_<id>`);
-  }
+  const organizationId = settings.org.value === undefined ? undefined : checkOrganization(settings.org.value, settings.org.source);
   const clientId = await readClientId(deps, options);
   const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
   const http = await createHttp(deps, options, state);

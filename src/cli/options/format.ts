@@ -38,15 +38,15 @@ const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);
 
 /**
  * Whether an error is written as JSON: it follows the effective output format of the command that
- * ran, however it was chosen (--json, --format json, -f json, MKT_FORMAT, the profile's setting); a
- * watch in a pipe writes NDJSON.
+ * ran, however it was chosen (--json, --format json, -f json, MKT_FORMAT, the profile's setting). A
+ * watch in a pipe streams NDJSON without being asked to, and its warnings on stderr are text: so are
+ * its errors, unless JSON was chosen.
  */
 export function errorsAsJson(deps: Deps | undefined, command: Command | undefined): boolean {
   if (command === undefined) return false;
-  const flags = commandOptions<FormatFlags & { watch?: boolean }>(command);
+  const flags = commandOptions<FormatFlags>(command);
   if (flags.json) return true;
   if (command.name() !== 'quotes' || deps === undefined) return false;
-  if (flags.watch && flags.format === undefined) return !deps.io.stdoutIsTTY || deps.env.TERM === 'dumb';
   try {
     return JSON_FORMATS.has(chooseFormat(deps, flags));
   } catch {

@@ -17,7 +17,8 @@
 // fires at once, which once made a watch send 1,514 requests in 3 s against `Retry-After: 2592000`.
 // Output that cannot be written ends the watch with exit 1. Only the symbols asked for are kept: a
 // service sending new ones at every poll grew the board's history without end.
-import { MktError, NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
+import { NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
+import { outputError } from '../errors.js';
 import { DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import { DEFAULTS, type HttpOptions } from '../../api/request.js';
 import { tryAgainAt } from '../../api/response.js';
@@ -98,11 +99,7 @@ export async function runWatch(
     stopOnClosedOutput();
     deps.signal.removeEventListener('abort', onInterrupt);
   }
-  if (outputFailure !== undefined) {
-    throw new MktError('OUTPUT', `cannot write to standard output: ${outputFailure.message}`, {
-      hint: 'the watch stopped; check the disk or device standard output goes to', cause: outputFailure,
-    });
-  }
+  if (outputFailure !== undefined) throw outputError(outputFailure);
   return 0;
 }
 
