@@ -223,34 +223,50 @@ function printable(text: string): string {
   return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
 }
 
-const TAKEN: Quote[] = [];
-
 /**
  * The batches' quotes in the user's order (exported for tests; not part of the library): each
- * requested symbol's quotes, in the order asked, then what the service sent unasked. A
- * requested symbol's entry becomes TAKEN, so that what is left, in the same order, is the unasked.
+ * requested symbol's quotes, in the order asked, then what the service sent unasked, in the order
+ * it came. Nearly every symbol gets exactly one quote, so that one goes into its requested place
+ * and only a second quote for the same symbol starts a list.
  */
 export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[]): QuotesResult {
-  const bySymbol = new Map<string, Quote[]>();
+  const asked: string[] = [];
+  const place = new Map<string, number>();
+  for (const symbol of symbols) {
+    const key = symbol.toUpperCase();
+    if (!place.has(key)) place.set(key, asked.push(symbol) - 1);
+  }
+  const first: (Quote | undefined)[] = new Array(asked.length).fill(undefined);
+  const more = new Map<number, Quote[]>();
+  const unasked = new Map<string, Quote[]>();
   for (const batch of batches) {
     for (const quote of batch.quotes) {
       const key = quote.symbol.toUpperCase();
-      const list = bySymbol.get(key);
-      if (list === undefined) bySymbol.set(key, [quote]);
-      else list.push(quote);
+      const at = place.get(key);
+      if (at === undefined) append(unasked, key, quote);
+      else if (first[at] === undefined) first[at] = quote;
+      else append(more, at, quote);
     }
   }
   const data: Quote[] = [];
   const missing: string[] = [];
-  for (const symbol of symbols) {
-    const key = symbol.toUpperCase();
-    const quotes = bySymbol.get(key);
-    if (quotes === TAKEN) continue;
-    if (quotes === undefined) missing.push(symbol);
-    else for (const quote of quotes) data.push(quote);
-    bySymbol.set(key, TAKEN);
+  for (let at = 0; at < asked.length; at++) {
+    const quote = first[at];
+    if (quote === undefined) {
+      missing.push(asked[at]!);
+      continue;
+    }
+    data.push(quote);
+    const others = more.get(at);
+    if (others !== undefined) data.push(...others);
   }
-  for (const quotes of bySymbol.values()) if (quotes !== TAKEN) for (const quote of quotes) data.push(quote);
+  for (const quotes of unasked.values()) data.push(...quotes);
   const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
   return { data, missing, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
+}
+
+function append<K>(lists: Map<K, Quote[]>, key: K, quote: Quote): void {
+  const list = lists.get(key);
+  if (list === undefined) lists.set(key, [quote]);
+  else list.push(quote);
 }
