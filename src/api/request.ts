@@ -199,7 +199,6 @@ async function attemptOnce(
   dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest, attempt: number, retries: number,
 ): Promise<HttpResponse> {
   const { method, url } = request;
-  const where = `${method} ${url.origin}${url.pathname}`;
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const debug = options.onDebug;
@@ -260,7 +259,7 @@ async function attemptOnce(
     if (parent?.aborted) throw new AbortError('interrupted', { cause: error });
     if (timedOut) {
       debug?.(`< timed out after ${timeoutMs} ms`);
-      throw new TimeoutError(`${where} did not complete within ${formatDuration(timeoutMs)}`, {
+      throw new TimeoutError(`${method} ${url.origin}${url.pathname} did not complete within ${formatDuration(timeoutMs)}`, {
         code: 'TIMEOUT', method, url: url.href, cause: error,
         hint: 'the service or the network is slow or unreachable; raise timeoutMs, or try again',
       });

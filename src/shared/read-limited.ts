@@ -17,7 +17,7 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
     for await (const chunk of stream) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buffer.length;
-      if (size > maxBytes) throw new UsageError(`${what} is larger than ${formatBytes(maxBytes)}`, `mkt reads at most ${formatBytes(maxBytes)} of it`);
+      if (size > maxBytes) throw tooLarge(what, maxBytes);
       chunks.push(buffer);
     }
   } catch (error) {
@@ -31,22 +31,36 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
 }
 
 /**
- * The file at `path`, read the same way; `what` names it ("--symbols-file watchlist.txt"). A pipe
+ * The file at `path`, read the same way; `what` names it ("--symbols-file watchlist.txt"). A
+ * regular file has a size to check and cannot block, so it is read at once, with no stream. A pipe
  * (`<(cmd)`, a FIFO) is read through a non-blocking socket: a file read of an idle pipe blocks a
  * thread of Node's pool, and the process could not exit on Ctrl-C until the writer wrote.
  */
 export async function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
   let pipe: Readable | undefined;
   try {
-    const stat = await fs.promises.stat(path);
+    if (signal?.aborted) throw new AbortError();
+    const stat = fs.statSync(path);
+    if (stat.isFile()) {
+      if (stat.size > maxBytes) throw tooLarge(what, maxBytes);
+      const text = fs.readFileSync(path);
+      // It grew after the stat.
+      if (text.length > maxBytes) throw tooLarge(what, maxBytes);
+      return text.toString('utf8');
+    }
     if (stat.isFIFO() || stat.isSocket()) {
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
       pipe = new net.Socket({ fd: fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), readable: true, writable: false });
     }
   } catch (error) {
+    if (error instanceof UsageError || error instanceof AbortError) throw error;
     throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
   }
   return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+}
+
+function tooLarge(what: string, maxBytes: number): UsageError {
+  return new UsageError(`${what} is larger than ${formatBytes(maxBytes)}`, `mkt reads at most ${formatBytes(maxBytes)} of it`);
 }
 
 function describeReadError(error: unknown): string {

@@ -89,6 +89,27 @@ describe('parseQuotes', () => {
     expect(() => parseQuotes(body, url)).toThrow(message);
   });
 
+  it('takes a timestamp exactly when it has the form and Date.parse reads it as an instant', () => {
+    const form = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+    const two = (n: number) => String(n).padStart(2, '0');
+    const timestamps = Array.from({ length: 100 }, (_, a) => Array.from({ length: 100 }, (_, b) => [
+      `2026-${two(a)}-${two(b)}T12:00:00Z`, `2026-01-01T${two(a)}:${two(b)}:00Z`, `2026-01-01T${two(a)}:00:${two(b)}.5Z`, `2026-01-01T${two(a)}:${two(b)}Z`,
+      `2026-01-01T12:00:00+${two(a)}:${two(b)}`, `2026-01-01T12:00-${two(a)}${two(b)}`, `2026-01-01T24:${two(a)}:${two(b)}.0Z`,
+    ])).flat(2);
+    timestamps.push('2026-01-01T24:00:00.000Z', '2026-01-01T24:00:00.001Z', '2026-01-01T24:00+01:00', '0000-02-29T00:00:00.123456789Z');
+    for (const timestamp of timestamps) {
+      const readable = form.test(timestamp) && !Number.isNaN(Date.parse(timestamp));
+      const taken = (() => {
+        try {
+          return parseQuotes({ data: [{ ...good, timestamp }] }, url).length === 1;
+        } catch {
+          return false;
+        }
+      })();
+      if (taken !== readable) expect.fail(`${timestamp}: parseQuotes ${taken ? 'takes' : 'refuses'} it, Date.parse ${readable ? 'reads' : 'does not read'} it`);
+    }
+  });
+
   it('names the bad field without echoing control characters', () => {
     expect(() => parseQuotes({ data: [{ ...good, symbol: 'EV\u001bIL', bid: 'x' }] }, url)).toThrow(/\(EVIL\)/);
   });

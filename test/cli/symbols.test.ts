@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { normalizeSymbols, parseSymbolsText } from '../../src/cli/symbols.js';
 import { parseDuration } from '../../src/shared/duration.js';
 import { parseInteger } from '../../src/shared/integer.js';
-import { runCli } from '../helpers/cli.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli, tempDir } from '../helpers/cli.js';
 
 describe('symbols', () => {
   it('trims, upper-cases and de-duplicates in first-seen order', () => {
@@ -61,5 +63,23 @@ describe('symbols files without a size', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');
+  });
+});
+
+describe('symbols files with a size', () => {
+  it('refuses a file larger than 16 MiB before reading it', async () => {
+    const dir = tempDir();
+    try {
+      const file = path.join(dir, 'huge.txt');
+      // Sparse: 16 MiB and one byte of nothing, made at once.
+      fs.writeFileSync(file, '');
+      fs.truncateSync(file, 16 * 1024 * 1024 + 1);
+      const { code, stderr, stdout } = await runCli(['quotes', '--symbols-file', file], { env: { MKT_BASE_URL: 'http://127.0.0.1:9', MKT_TOKEN: 't0k3n', MKT_ORG: 'org_demo' } });
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--symbols-file ${file} is larger than 16 MiB`);
+      expect(stdout).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
