@@ -5,8 +5,12 @@ import { OptionsError } from './errors.js';
 import { API_KEY_PATTERN } from './auth.js';
 import { MAX_TIMER_MS } from './request.js';
 import { isLoopback } from '../shared/loopback.js';
-import { ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN } from '../shared/patterns.js';
+import { ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN, VENUE_PATTERN } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
+
+/** The most symbols per request, and requests in flight, a caller may ask for. */
+export const MAX_BATCH_SIZE = 10_000;
+export const MAX_CONCURRENCY = 64;
 
 const invalid = (message: string, hint?: string) => new OptionsError('INVALID_OPTIONS', message, { hint });
 
@@ -112,11 +116,11 @@ export function checkQuotesInput(input: CheckedQuotesInput): void {
     throw invalid(`invalid symbol${bad.length > 1 ? 's' : ''} in symbols: ${bad.slice(0, 5).map(shown).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
       'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces');
   }
-  if (input.venue !== undefined && (typeof input.venue !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(input.venue))) {
+  if (input.venue !== undefined && (typeof input.venue !== 'string' || !VENUE_PATTERN.test(input.venue))) {
     throw invalid(`venue must be 1 to 64 visible ASCII characters, not ${shown(input.venue)}`);
   }
-  checkNumber('batchSize', input.batchSize, 1, 10_000, true);
-  checkNumber('concurrency', input.concurrency, 1, 64, true);
+  checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true);
+  checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true);
   if (input.onProgress !== undefined && typeof input.onProgress !== 'function') throw invalid('onProgress must be a function');
 }
 

@@ -12,7 +12,8 @@
 // higher figure cannot raise it.
 import { RateLimitError, type RateLimitPlan } from './errors.js';
 import { sleep, type CallProgress, type TransportOptions } from './request.js';
-import { formatWait, tryAgainAt } from './response.js';
+import { tryAgainAt } from './response.js';
+import { formatWait, perWindow } from '../shared/duration.js';
 import { formatDuration } from '../shared/duration.js';
 import type { RateLimitInfo } from './types.js';
 import type { WaitBudget } from './wait-budget.js';
@@ -102,7 +103,7 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
         hint: `try again after ${tryAgainAt(toReset, context)}`,
       });
     }
-    const rate = `${plan.limit} request${plan.limit === 1 ? '' : 's'} ${per(plan.windowMs)}`;
+    const rate = `${plan.limit} request${plan.limit === 1 ? '' : 's'} ${perWindow(plan.windowMs)}`;
     return new RateLimitError({
       ...init,
       message: `${plan.requests} requests at ${rate} need about ${formatWait(plan.waitMs)} of waiting for the rate limit `
@@ -174,8 +175,3 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
   };
 }
 
-/** `a minute`, `an hour`, `per 45s`. */
-function per(windowMs: number): string {
-  const names: Record<number, string> = { 1000: 'a second', 60_000: 'a minute', 3_600_000: 'an hour', 86_400_000: 'a day' };
-  return names[windowMs] ?? `per ${formatDuration(windowMs)}`;
-}

@@ -13,6 +13,7 @@ import type { Pacer } from './pacer.js';
 import { parseRetryAfter, readRateLimit } from './rate-limit-headers.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { formatDuration } from '../shared/duration.js';
+import { formatBytes } from '../shared/read-limited.js';
 import { describeStatus, statusLine } from './status-text.js';
 import type { RateLimitInfo } from './types.js';
 import { globalDispatcher } from './undici.js';
@@ -311,10 +312,6 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
 }
 
 /**

@@ -7,9 +7,6 @@ import {
 import { parseJsonExact } from './json.js';
 import type { HttpResponse } from './request.js';
 import { formatDuration, formatWait } from '../shared/duration.js';
-
-// pacer.ts words its waits with it too.
-export { formatWait };
 import { stripControl } from '../shared/text.js';
 import { describeStatus } from './status-text.js';
 

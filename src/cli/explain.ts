@@ -4,7 +4,7 @@
 // and whether MKT_TOKEN or a stored token was sent.
 import type { Command } from 'commander';
 import { ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError } from '../api/errors.js';
-import { statedBatchLimit } from '../api/quotes.js';
+import { DEFAULT_BATCH_SIZE, statedBatchLimit } from '../api/quotes.js';
 import type { Deps } from './deps.js';
 import { commandOptions } from './options/command-options.js';
 import { formatDuration, formatWait, perWindow } from '../shared/duration.js';
@@ -88,7 +88,7 @@ function cliHint(error: Error, context: ErrorContext): Words | undefined {
     const base = error.url.slice(0, error.url.indexOf('/v1/'));
     return { hint: `the base URL ends in /v1, and mkt adds /v1 to each path itself: use ${base} (--base-url, MKT_BASE_URL or \`mkt config set base-url\`)` };
   }
-  if (error.status === 414) return { hint: 'the request was too long for the service: use a smaller --batch-size (the default is 100)' };
+  if (error.status === 414) return { hint: `the request was too long for the service: use a smaller --batch-size (the default is ${DEFAULT_BATCH_SIZE})` };
   if (onAuth) return authEndpointHint(error, command, context);
   if (error instanceof AuthError) return { hint: quotesAuthHint(context) };
   if (error instanceof ForbiddenError) return { hint: forbiddenHint(context) };

@@ -11,3 +11,6 @@ export const MAX_SYMBOL_LENGTH = 32;
 
 /** A symbol: 1 to 32 visible ASCII characters (no spaces, controls, or invisible Unicode). */
 export const SYMBOL_PATTERN = /^[\x21-\x7e]{1,32}$/;
+
+/** A venue or market center: 1 to 64 visible ASCII characters. */
+export const VENUE_PATTERN = /^[\x21-\x7e]{1,64}$/;

@@ -9,13 +9,6 @@ export function stripControl(text: string): string {
   return text.replace(CONTROL, '');
 }
 
-export function hasControl(text: string): boolean {
-  CONTROL.lastIndex = 0;
-  const found = CONTROL.test(text);
-  CONTROL.lastIndex = 0;
-  return found;
-}
-
 // In JSON text, the characters JSON.stringify leaves as they are that a terminal would still act on
 // (DEL, C1 controls such as CSI, the line and paragraph separators, bidi overrides).
 const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

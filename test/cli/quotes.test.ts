@@ -86,7 +86,7 @@ describe('quotes against the sandbox', () => {
     ['a missing symbols file', ['--symbols-file', '/nonexistent/x.txt'], /cannot read --symbols-file \/nonexistent\/x\.txt: no such file/],
     ['a bad --max-age', ['EURUSD', '--max-age', 'soon'], /--max-age must be a duration/],
     ['a bad --batch-size', ['EURUSD', '--batch-size', '0'], /--batch-size must be between 1/],
-    ['an empty --venue', ['EURUSD', '--venue', ' '], /--venue must be a printable name/],
+    ['an empty --venue', ['EURUSD', '--venue', ' '], /--venue must be 1 to 64 visible ASCII characters/],
   ])('%s: exit 2 and no request', async (_name, args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);

@@ -1,12 +1,14 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import { Command, Option } from 'commander';
+import { MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../api/client-options.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import { VENUE_PATTERN } from '../../shared/patterns.js';
 import { quoteProblems } from '../../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../../api/types.js';
 import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
 import { isStale } from '../../shared/time.js';
-import { hasControl, stripControl } from '../../shared/text.js';
+import { stripControl } from '../../shared/text.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
@@ -87,11 +89,11 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     throw new UsageError('no symbols given', 'name them as arguments (mkt quotes EURUSD AAPL), with --symbols A,B, or with --symbols-file FILE');
   }
   const maxAgeMs = options.maxAge === undefined ? undefined : parseDuration(options.maxAge, '--max-age');
-  const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: 10_000 });
-  const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: 32 });
+  const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: MAX_BATCH_SIZE });
+  const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
   const venue = options.venue?.trim();
-  if (venue !== undefined && (venue === '' || venue.length > 64 || hasControl(venue))) {
-    throw new UsageError('--venue must be a printable name of at most 64 characters');
+  if (venue !== undefined && !VENUE_PATTERN.test(venue)) {
+    throw new UsageError('--venue must be 1 to 64 visible ASCII characters, e.g. XNAS');
   }
   // A rate-limit plan is worded with the symbols asked for (explain.ts).
   state.symbolCount = symbols.length;
