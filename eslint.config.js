@@ -55,6 +55,12 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', noProcessExit, ...undiciSyntax],
     },
   },
+  {
+    // bin/mkt.cjs: CommonJS, as the launcher and bundle it loads are.
+    files: ['bin/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   layer(['src/shared/**'], ['api', 'render', 'config', 'cli', 'sandbox']),
   layer(['src/api/**'], ['render', 'config', 'cli', 'sandbox']),
   layer(['src/render/**'], ['config', 'cli', 'sandbox']),

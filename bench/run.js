@@ -146,7 +146,7 @@ async function snapshotBuild(from) {
         cpSync(join(from, 'dist', 'cli'), join(dir, 'dist', 'cli'), { recursive: true });
         cpSync(join(from, 'bin'), join(dir, 'bin'), { recursive: true });
         cpSync(join(from, 'package.json'), join(dir, 'package.json'));
-        const mkt = join(dir, 'bin', 'mkt.js');
+        const mkt = binOf(dir);
         const probe = spawnSync(process.execPath, [mkt, '--version'], { encoding: 'utf8', timeout: 30_000 });
         if (probe.status === 0) return { dir, mkt, id: buildId(join(dir, 'dist', 'cli')) };
         if (attempt >= 5) throw new Error(`the copied build does not run: ${probe.stderr.trim().split('\n').slice(-3).join(' ')}`);
@@ -164,7 +164,7 @@ async function snapshotBuild(from) {
 
 /**
  * The CLI of `from` built without one start-up device (scripts/build.js --without), next to a copy
- * of the snapshot's bin/; returns its bin/mkt.js.
+ * of the snapshot's bin/; returns its bin/mkt.cjs (bin/mkt.js in builds before it).
  */
 function buildWithout(from, snapshot, dir, device) {
   const result = spawnSync(process.execPath, [join(from, 'scripts', 'build.js'), '--out', join(dir, 'dist'), '--without', device, '--cli-only'], {
@@ -173,7 +173,7 @@ function buildWithout(from, snapshot, dir, device) {
   if (result.status !== 0) throw new Error(`scripts/build.js --without ${device} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
   cpSync(join(snapshot.dir, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(snapshot.dir, 'package.json'), join(dir, 'package.json'));
-  return join(dir, 'bin', 'mkt.js');
+  return binOf(dir);
 }
 
 function log(message) {
@@ -321,4 +321,9 @@ if (options?.help) {
     log(`bench: ${error.stack ?? error}`);
     process.exitCode = 1;
   }
+}
+
+/** The bin of a build: bin/mkt.cjs, or bin/mkt.js in builds that had an ES module bin. */
+function binOf(dir) {
+  return existsSync(join(dir, 'bin', 'mkt.cjs')) ? join(dir, 'bin', 'mkt.cjs') : join(dir, 'bin', 'mkt.js');
 }

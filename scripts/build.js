@@ -102,9 +102,11 @@ async function buildCli(dir) {
   });
   await build({
     ...common,
-    format: 'esm',
+    format: 'cjs',
     entryPoints: [join(ROOT, 'src/cli/launch.ts')],
-    outfile: join(dir, 'cli', 'launch.js'),
+    outfile: join(dir, 'cli', 'launch.cjs'),
+    // Loaded beside it at run time, after --version is answered.
+    external: ['./main.cjs'],
     define: { MKT_VERSION: version, MKT_WASM_BUDGET: String(!without.has('wasm-budget')) },
   });
 }
@@ -147,7 +149,7 @@ export const {\n${names.map((n) => `  ${n},\n`).join('')}} = cjs;\n`);
 /** Moves the new build into `to` a file at a time, the launcher last, then removes what it no longer has (under `scope`). */
 function install(from, to, scope) {
   const files = filesUnder(from);
-  const last = join('cli', 'launch.js');
+  const last = join('cli', 'launch.cjs');
   for (const file of [...files.filter((f) => f !== last), last]) {
     mkdirSync(dirname(join(to, file)), { recursive: true });
     renameSync(join(from, file), join(to, file));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../bin/mkt.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/mkt.cjs', import.meta.url));
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-demo-'));
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 

@@ -78,7 +78,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // Node's signal watchers do not keep the process alive, so the handlers may stay to the end.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The rest of the way out, past Node's 'exit' event, is bin/mkt.js's.
+  // The rest of the way out, past Node's 'exit' event, is bin/mkt.cjs's.
   const dispose = () => {
     done = true;
   };

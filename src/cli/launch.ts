@@ -1,4 +1,4 @@
-// What bin/mkt.js runs. Start-up is paid on every run (docs/benchmarks.md): `--version` is answered
+// What bin/mkt.cjs runs. Start-up is paid on every run (docs/benchmarks.md): `--version` is answered
 // here, before anything else loads; the rest of the CLI is one CommonJS bundle, dist/cli/main.cjs
 // (src/cli/main.ts), which Node's compile cache serves compiled where Node has one (22.1 and later).
 // Built-in modules through process.getBuiltinModule: an `import` of one builds an ES module facade.
@@ -20,8 +20,9 @@ export async function launch(argv: string[]): Promise<number> {
   if (MKT_WASM_BUDGET && !isLongRunning(argv)) setWasmTieringBudget();
   // After the flag: V8's flags are part of the cache's key, and Node reads them here.
   enableCompileCache(process.env);
-  const module = process.getBuiltinModule('node:module');
-  const { main } = module.createRequire(import.meta.url)('./main.cjs') as { main: Main };
+  // This file is built as CommonJS beside the bundle (scripts/build.js): require is Node's own loader.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { main } = require('./main.cjs') as { main: Main };
   return main(argv);
 }
 

@@ -1,5 +1,5 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
-// bin/mkt.js reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
+// bin/mkt.cjs reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
 import type { Command } from 'commander';
 import type { Deps, ProcessDeps } from './deps.js';
 

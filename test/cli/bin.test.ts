@@ -98,9 +98,9 @@ describe('the built bin', () => {
     const copy = tempDir();
     fs.cpSync(path.join(ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
     fs.mkdirSync(path.join(copy, 'dist', 'cli'), { recursive: true });
-    fs.copyFileSync(path.join(ROOT, 'dist', 'cli', 'launch.js'), path.join(copy, 'dist', 'cli', 'launch.js'));
+    fs.copyFileSync(path.join(ROOT, 'dist', 'cli', 'launch.cjs'), path.join(copy, 'dist', 'cli', 'launch.cjs'));
     fs.writeFileSync(path.join(copy, 'package.json'), '{"type": "module"}');
-    const child = spawn(process.execPath, [path.join(copy, 'bin', 'mkt.js'), '--version'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(copy, 'bin', 'mkt.cjs'), '--version'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     const result = await collect(child, performance.now(), undefined, 20_000);
     expect(result).toMatchObject({ code: 0, stderr: '', stdout: `${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}\n` });
   });

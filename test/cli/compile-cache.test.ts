@@ -46,7 +46,7 @@ function copyOfBuild(): string {
 }
 
 function runCopy(copy: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [path.join(copy, 'bin', 'mkt.js'), ...args], { env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(copy, 'bin', 'mkt.cjs'), ...args], { env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   return collect(child, performance.now(), '', 20_000);
 }
 

@@ -10,6 +10,6 @@ export async function deadProcess(): Promise<number> {
 }
 
 /** A lock file's text naming a writer on this host that no longer runs. */
-export function deadLock(pid: number, id = `dead${pid}`): string {
+export function deadLock(pid: number, id = `deadwriter${pid}`): string {
   return `${JSON.stringify({ host: os.hostname(), pid, start: '1', id })}\n`;
 }

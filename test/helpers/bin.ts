@@ -1,11 +1,11 @@
-// Runs the built bin/mkt.js as a child process (npm test builds dist/ first), with a minimal
+// Runs the built bin/mkt.cjs as a child process (npm test builds dist/ first), with a minimal
 // environment so nothing of the developer's own MKT_* settings leaks in.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/mkt.cjs', import.meta.url));
 export const ROOT = path.dirname(path.dirname(BIN));
 
 export interface BinResult {

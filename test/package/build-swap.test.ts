@@ -29,7 +29,7 @@ function run(file: string, args: string[], cwd: string, timeoutMs: number) {
 describe('the build', () => {
   it('never leaves a running mkt half a build: mkt in a loop during a build always works', async () => {
     const copy = copyOfProject();
-    const bin = path.join(copy, 'bin', 'mkt.js');
+    const bin = path.join(copy, 'bin', 'mkt.cjs');
     let building = true;
     const builds = (async () => {
       try {

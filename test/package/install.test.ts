@@ -41,7 +41,7 @@ beforeAll(() => {
 
 describe('npm pack', () => {
   it('packs the CLI, both library builds with their declarations, the docs, and no build scripts', () => {
-    for (const file of ['README.md', 'package.json', 'bin/mkt.js', 'dist/cli/launch.js', 'dist/cli/main.cjs', 'dist/api.js', 'dist/api.cjs', 'dist/sandbox.js', 'dist/sandbox.cjs',
+    for (const file of ['README.md', 'package.json', 'bin/mkt.cjs', 'dist/cli/launch.cjs', 'dist/cli/main.cjs', 'dist/api.js', 'dist/api.cjs', 'dist/sandbox.js', 'dist/sandbox.cjs',
       'dist/types/api/index.d.ts', 'dist/types/api/index.d.cts', 'dist/types/sandbox/index.d.ts', 'dist/types/sandbox/index.d.cts']) {
       expect(packed).toContain(file);
     }
