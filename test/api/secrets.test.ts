@@ -126,6 +126,8 @@ describe('debug lines carry no control characters', () => {
     const line = debug.find((text) => text.startsWith('< x-request-id:'));
     expect(line).toBeDefined();
     for (const text of debug) expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-    expect(line).toBe('< x-request-id: reqÂ31m2J0;titleend');
+    // The bytes decode as latin1 (Node 20, 24) or with U+FFFD for the stray bytes (Node 22's undici):
+    // either way the printable text stays and no control is left.
+    expect(line!.replace(/[^\x20-\x7e]/g, '')).toBe('< x-request-id: req31m2J0;titleend');
   });
 });
