@@ -13,7 +13,7 @@ import { describeCommands } from '../../src/cli/completion/command-tree.js';
 import { createProgram } from '../../src/cli/program.js';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
-import { hasTmux } from '../helpers/tmux.js';
+import { hasTmux, tmuxSocket } from '../helpers/tmux.js';
 import { shells } from '../helpers/shells.js';
 
 const exec = promisify(execFile);
@@ -172,7 +172,7 @@ describe.skipIf(!shells.zsh)('zsh (tested only where zsh is installed)', () => {
 // interactive zsh in a tmux pane and read the screen.
 describe.skipIf(!shells.zsh || !hasTmux)('zsh, interactively (where zsh and tmux are installed)', () => {
   const socket = `mkt-zsh-${process.pid}`;
-  const tmux = async (...args: string[]) => (await exec('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...env, TERM: 'xterm-256color' }, timeout: 5000 })).stdout;
+  const tmux = async (...args: string[]) => (await exec('tmux', ['-S', tmuxSocket(socket), '-f', '/dev/null', ...args], { env: { ...env, TERM: 'xterm-256color' }, timeout: 5000 })).stdout;
   const screenShows = async (pattern: RegExp) => {
     const deadline = Date.now() + 5000;
     for (;;) {

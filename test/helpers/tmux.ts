@@ -1,5 +1,7 @@
 // A real terminal for tests: a detached tmux session on its own server socket.
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 
 export const hasTmux = (() => {
   try {
@@ -19,9 +21,17 @@ export interface TmuxSession {
   kill(): void;
 }
 
+/**
+ * A tmux server socket named `name` in the run's temporary directory (npm test removes it at the
+ * end): `tmux -L` would leave its socket in /tmp/tmux-<uid> for good.
+ */
+export function tmuxSocket(name: string): string {
+  return path.join(os.tmpdir(), name);
+}
+
 /** Runs `command` with sh in a new session `columns` x `rows` on the server socket `name`. */
 export function startTmux(name: string, command: string, columns = 120, rows = 20): TmuxSession {
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args]).toString();
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-S', tmuxSocket(name), ...args]).toString();
   tmux('new-session', '-d', '-x', String(columns), '-y', String(rows), 'sh', '-c', command);
   return {
     screen: () => tmux('capture-pane', '-p'),

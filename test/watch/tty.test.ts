@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin } from '../helpers/sandbox.js';
-import { hasTmux } from '../helpers/tmux.js';
+import { hasTmux, tmuxSocket } from '../helpers/tmux.js';
 
 const run = promisify(execFile);
 if (!hasTmux) console.warn('test/watch/tty.test.ts skipped: tmux is not installed');
@@ -22,7 +22,7 @@ let token: string;
 let dir: string;
 let sessions = 0;
 
-const tmux = async (...args: string[]) => (await run('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { env: tmuxEnv(), timeout: 5000 })).stdout;
+const tmux = async (...args: string[]) => (await run('tmux', ['-S', tmuxSocket(SOCKET), '-f', '/dev/null', ...args], { env: tmuxEnv(), timeout: 5000 })).stdout;
 const tmuxEnv = (extra: Record<string, string> = {}) => baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, ...extra });
 
 /** Polls `probe` every 100 ms until it returns a value, for at most `ms`; the failure shows the screen. */
