@@ -4,26 +4,21 @@ import { Command, Option } from 'commander';
 import { MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../api/client-options.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import { quoteProblems } from '../../api/quote-checks.js';
-import type { Quote, QuotesResult } from '../../api/types.js';
-import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../render/quotes.js';
-import { isStale } from '../../shared/time.js';
-import { stripControl } from '../../shared/text.js';
+import type { QuotesResult } from '../../api/types.js';
 import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
-import { IncompleteError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { createHttp } from '../http.js';
 import { chooseFormat, FORMATS, type Format } from '../options/format.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
-import { isColorEnabled } from '../io.js';
-import { useAscii } from '../charset.js';
 import type { RunState } from '../main.js';
 import type { TargetFlags } from '../settings.js';
 import { collectSymbols } from '../symbols.js';
+import { writeQuotes } from '../quotes-output.js';
 
 export interface QuotesOptions extends TargetFlags, NetworkFlags {
   symbols?: string;
@@ -122,67 +117,5 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     http.cliProgress.stop();
   }
 
-  const now = deps.now();
-  const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
-  const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
-  // The table fits a terminal's width; in a pipe it has none and is drawn whole.
-  const columns = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
-  deps.io.stdout.write(await render(format, result, stale, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
-
-  const problems: string[] = [];
-  if (result.missing.length > 0) {
-    problems.push(`no quote for ${result.missing.length} of ${symbols.length} symbol${symbols.length === 1 ? '' : 's'}: ${listSome(result.missing)}`);
-  }
-  if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
-  // Checked under --strict only: big.js on every price costs about 35 ms per 10,000 quotes, which
-  // a plain run does not pay (the table marks them either way).
-  const wrong = options.strict ? wrongQuotes(result.data, now) : [];
-  if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
-  if (problems.length === 0) return 0;
-  if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
-  for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
-  return 0;
-}
-
-interface RenderOptions {
-  color: boolean;
-  now: number;
-  maxAgeMs: number | undefined;
-  columns: number | undefined;
-  ascii: boolean;
-}
-
-async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
-  switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
-    case 'ndjson': return renderNdjson(result.data);
-    case 'csv': return renderCsv(result.data);
-    case 'tsv': return renderTsv(result.data);
-    case 'table': {
-      // chalk loads only when a table is drawn.
-      const { renderTable } = await import('../../render/table.js');
-      return renderTable(result.data, options);
-    }
-  }
-}
-
-export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
-  const stale: string[] = [];
-  for (const quote of data) if (isStale(quote.timestamp, now, maxAgeMs)) stale.push(quote.symbol);
-  return stale;
-}
-
-/** `EURUSD (bid is negative)` for each quote quoteProblems finds wrong. */
-function wrongQuotes(data: readonly Quote[], now: number): string[] {
-  const wrong: string[] = [];
-  for (const quote of data) {
-    const problems = quoteProblems(quote, now);
-    if (problems.length > 0) wrong.push(`${quote.symbol} (${problems.join(', ')})`);
-  }
-  return wrong;
-}
-
-function listSome(symbols: readonly string[]): string {
-  const shown = symbols.slice(0, 10).map(stripControl).join(', ');
-  return symbols.length > 10 ? `${shown} and ${symbols.length - 10} more` : shown;
+  return writeQuotes(deps, result, { ...options, symbolCount: symbols.length, format, maxAgeMs });
 }
