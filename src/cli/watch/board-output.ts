@@ -7,6 +7,7 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
+import { scrubSecrets } from '../secrets.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -85,7 +86,8 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
       draw();
     },
     failed(error, retryAt) {
-      status.problem = { message: error.message, retryAt };
+      // A diagnostic drawn with the data: scrubbed as stderr is (secrets.ts).
+      status.problem = { message: scrubSecrets(deps, error.message), retryAt };
       draw();
     },
     tick: draw,
