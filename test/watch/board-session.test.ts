@@ -1,6 +1,7 @@
 // The board's terminal handling, in-process: alternate screen and hidden cursor on start, one write
 // per frame, a redraw on resize, raw mode for q and Ctrl-C, and everything put back on every way
-// out (q, Ctrl-C, --count, a 401). tty.test.ts checks the same on a real pseudo-terminal.
+// out (q, Ctrl-C, --count, a 401); the last quotes left on the normal screen when the watch ends by
+// itself. tty.test.ts checks the same on a real pseudo-terminal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
@@ -90,7 +91,22 @@ describe('the live board', () => {
     });
     expect(await watchBoard(session.deps, terminal, { count: '3' })).toBe(0);
     expect(session.writes.filter((write) => write.startsWith(FRAME))).toHaveLength(4);
-    expect(session.writes.at(-1)).toBe(LEAVE);
+    expect(session.writes.at(-1)!.startsWith(LEAVE)).toBe(true);
+  });
+
+  it('leaves its last quotes on the normal screen when --count ends it, every row and no "q to quit"', async () => {
+    await startQuotes();
+    const { terminal } = fakeTerminal(100, 3); // too few rows for the quote on the alternate screen
+    const session = setup(() => {});
+    expect(await watchBoard(session.deps, terminal, { count: '2' })).toBe(0);
+    expect(plainFrames(session.writes).at(-1)).not.toMatch(/EURUSD +1\.08502/);
+    const last = session.writes.at(-1)!;
+    expect(last.startsWith(LEAVE)).toBe(true);
+    const text = last.slice(LEAVE.length).replace(SGR, '');
+    expect(text).not.toContain('\u001b');
+    expect(text).toMatch(/^Symbol +Bid +Ask[^\n]*\r\nEURUSD +1\.08502 +1\.08512 +1\.085052 [^\n]*\r\n/);
+    expect(text).toMatch(/\r\nupdated \d\d:\d\d:\d\d · poll 2 · every 1s · 58\/60 left\r\n$/);
+    expect(session.stdin.rawCalls).toEqual([true, false]);
   });
 
   it('restores the terminal before a 401 ends the watch with exit 4', async () => {
@@ -124,9 +140,12 @@ describe('the live board', () => {
     expect(code).toBe(7);
     expect(server.requests).toHaveLength(2);
     expect(session.writes[0]).toBe(ENTER);
-    expect(session.writes.at(-1)).toBe(LEAVE);
-    // The failure is not drawn as "retrying at": the board is gone, and main says what failed.
-    expect(session.writes.filter((write) => write.startsWith(FRAME)).some((frame) => frame.includes('retrying'))).toBe(false);
+    // The failure is not drawn as "retrying at": the last quotes stay on the normal screen, and main
+    // says what failed below them.
+    const last = session.writes.at(-1)!;
+    expect(last.startsWith(LEAVE)).toBe(true);
+    expect(last.replace(SGR, '')).toMatch(/EURUSD +1\.08501 [^]*poll 1 · every 1s/);
+    expect([...session.writes.filter((write) => write.startsWith(FRAME)), last].some((frame) => frame.includes('retrying'))).toBe(false);
     expect(session.stdin.rawCalls).toEqual([true, false]);
     expect(session.stderr()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment\n/);
   });

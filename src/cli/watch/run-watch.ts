@@ -98,7 +98,7 @@ export async function runWatch(
   } catch (error) {
     if (!quit.signal.aborted) throw error;
   } finally {
-    output?.stop();
+    output?.stop(!quit.signal.aborted);
     stopKeys();
     stopOnClosedOutput();
     deps.signal.removeEventListener('abort', onInterrupt);
