@@ -1,7 +1,7 @@
 // Issue 17 item 2: the data on stdout is written as the service sent it, in every format, even when a
 // secret mkt holds happens to occur in it; only the diagnostics on stderr are scrubbed (secrets.ts).
 // The built bin against the sandbox and a purpose-built server, holding 4-character secrets that
-// occur in a timestamp (`2026`) and in a price (`0000` in 1.100005).
+// occur in a timestamp (the year, `2026` when the issue was filed) and in a price (`0000` in 1.100005).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/bin.js';
@@ -11,12 +11,15 @@ import { useServers } from './fixtures.js';
 
 const servers = useServers();
 
-describe('a client secret that occurs in the data (`2026` in every timestamp of 2026)', () => {
+// This year (`2026` when the issue was filed): mkt dates a token's expiry by the system clock.
+const YEAR = new Date().getUTCFullYear();
+
+describe('a client secret that occurs in the data (the year, in every timestamp of the year)', () => {
   let sandbox: TestSandbox;
   beforeAll(async () => {
     sandbox = await startTestSandbox({
-      clients: [{ client_id: 'ci', client_secret: '2026', orgs: ['org_ci'], scopes: ['market.read'] }],
-      startAt: Date.UTC(2026, 10, 24, 18, 46, 30, 894),
+      clients: [{ client_id: 'ci', client_secret: String(YEAR), orgs: ['org_ci'], scopes: ['market.read'] }],
+      startAt: Date.UTC(YEAR, 10, 24, 18, 46, 30, 894),
       tokenTtlSeconds: 600,
     });
   });
@@ -24,13 +27,22 @@ describe('a client secret that occurs in the data (`2026` in every timestamp of 
 
   it('leaves the timestamps whole in --json', async () => {
     const result = await runBin(['quotes', 'EURUSD', '--org', 'org_ci', '--json'], {
-      env: { MKT_CLIENT_ID: 'ci', MKT_CLIENT_SECRET: '2026', MKT_BASE_URL: sandbox.url, MKT_CONFIG_DIR: path.join(tempDir(), 'cfg') },
+      env: { MKT_CLIENT_ID: 'ci', MKT_CLIENT_SECRET: String(YEAR), MKT_BASE_URL: sandbox.url, MKT_CONFIG_DIR: path.join(tempDir(), 'cfg') },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('[redacted]');
     const { data } = JSON.parse(result.stdout) as { data: Array<{ symbol: string; timestamp: string }> };
     expect(data[0]!.symbol).toBe('EURUSD');
-    expect(data[0]!.timestamp).toMatch(/^2026-11-24T18:4\d:\d\d\.\d{3}Z$/);
+    expect(data[0]!.timestamp).toMatch(new RegExp(`^${YEAR}-11-24T18:4\\d:\\d\\d\\.\\d{3}Z$`));
+  });
+
+  it('leaves the token\'s expiry whole in mkt status --json, a report on stdout', async () => {
+    const env = { MKT_CLIENT_ID: 'ci', MKT_CLIENT_SECRET: String(YEAR), MKT_BASE_URL: sandbox.url, MKT_CONFIG_DIR: path.join(tempDir(), 'cfg') };
+    expect((await runBin(['token', '--org', 'org_ci'], { env })).code).toBe(0);
+    const result = await runBin(['status', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('[redacted]');
+    expect(JSON.parse(result.stdout).token.expires_at).toMatch(new RegExp(`^${YEAR}-`));
   });
 });
 
@@ -75,6 +87,25 @@ describe('MKT_TOKEN=0000 and a service sending "bid":1.100005', () => {
     expect(result.stderr).not.toContain(TOKEN);
     expect(JSON.parse(result.stdout)).toMatchObject({ symbol: 'EURUSD', timestamp: '2026-11-24T18:46:30.894Z' });
     for (const digits of DIGITS) expect(result.stdout).toContain(digits);
+  });
+
+  it('still scrubs every secret held from the service\'s words in mkt status --check --json, on stdout', async () => {
+    // MKT_CLIENT_SECRET is held though the check does not send it (MKT_TOKEN wins): only the run's
+    // scrubbing, not the request's, knows it.
+    const clientSecret = 'cs_SECRET_held_3e1f';
+    const server = await servers.start((req, res) => {
+      const body = JSON.stringify({ error: { code: 'INVALID_REQUEST', message: `bad token ${req.headers.authorization ?? ''} for ${clientSecret}` } });
+      res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': `req ${clientSecret}` }).end(body);
+    });
+    const result = await runBin(['status', '--check', '--json'], {
+      env: { MKT_TOKEN: TOKEN, MKT_CLIENT_SECRET: clientSecret, MKT_ORG: 'org_demo', MKT_BASE_URL: server.url, MKT_CONFIG_DIR: path.join(tempDir(), 'cfg') },
+    });
+    expect(result.code).toBe(2);
+    const report = JSON.parse(result.stdout) as { check: { error: { message: string; request_id: string } } };
+    expect(report.check.error.message).toContain('bad token Bearer [redacted] for [redacted]');
+    expect(report.check.error.request_id).toBe('req [redacted]');
+    expect(result.stdout).not.toContain(TOKEN);
+    expect(result.stdout).not.toContain(clientSecret);
   });
 
   it('still scrubs the token from an error message that echoes it', async () => {

@@ -151,6 +151,24 @@ describe('the live board', () => {
   });
 });
 
+describe('secrets on the board', () => {
+  it('are scrubbed from the retry line, a diagnostic drawn with the data', async () => {
+    const secret = 'cs_SECRET_board_9d2e';
+    let calls = 0;
+    server = await startScriptedServer((_request, res) => {
+      calls++;
+      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
+      res.end(calls === 2 ? `{"error":{"code":"UNAVAILABLE","message":"down for ${secret}"}}`
+        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const session = setupBoard(server.url, () => {}, { env: { MKT_CLIENT_SECRET: secret } });
+    session.deps.io.columns = 200; // the whole retry line
+    expect(await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '3'], session.deps)).toBe(0);
+    expect(plainFrames(session.writes).some((frame) => /retrying at \d\d:\d\d:\d\d: [^\n]*down for \[redacted\]/.test(frame))).toBe(true);
+    expect(session.writes.join('')).not.toContain(secret);
+  });
+});
+
 describe('--changes-only on the board', () => {
   it('shows the first poll whole, then only the quotes whose prices moved, and says how many it hides', async () => {
     const polls = [
