@@ -36,7 +36,7 @@ export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: 
       // One write per poll, a blank line between polls.
       const table = data.length > 0 || result.data.length === 0
         ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminal.size().columns, ascii: true })
-        : 'no price changes\n';
+        : 'no price changed at the latest poll\n';
       deps.io.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
       if (ignored.length > 0 && !warnedIgnored) {
         warnedIgnored = true;
