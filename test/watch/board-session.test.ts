@@ -152,6 +152,18 @@ describe('the live board', () => {
 });
 
 describe('secrets on the board', () => {
+  it('leave the prices whole: MKT_TOKEN=0000 and "bid":1.100005', async () => {
+    server = await startScriptedServer((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"data":[{"symbol":"EURUSD","bid":1.100005,"ask":1.100007,"mid":1.100006,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const session = setupBoard(server.url, () => {}, { env: { MKT_TOKEN: '0000' } });
+    expect(await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '1'], session.deps)).toBe(0);
+    const frames = plainFrames(session.writes);
+    expect(frames.at(-1)).toMatch(/EURUSD +1\.100005 +1\.100007 +1\.100006 /);
+    expect(session.writes.join('')).not.toContain('[redacted]');
+  });
+
   it('are scrubbed from the retry line, a diagnostic drawn with the data', async () => {
     const secret = 'cs_SECRET_board_9d2e';
     let calls = 0;
