@@ -17,7 +17,15 @@ export interface PromptOptions {
 }
 
 export interface IO {
+  /**
+   * The data: quotes in every format, the board, a token asked for with --print, a setting, a
+   * report. Written exactly as given, never scrubbed: a value is printed as the service sent it.
+   */
   stdout: Output;
+  /**
+   * Diagnostics: errors, warnings, -v lines, hints, progress and status lines. main scrubs every
+   * secret held during the run from what is written here (secrets.ts).
+   */
   stderr: Output;
   stdin: Readable;
   stdinIsTTY: boolean;

@@ -18,7 +18,7 @@ export interface RunState {
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
-  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedOutput }] = await Promise.all([
+  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }] = await Promise.all([
     import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'),
   ]);
   const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [] };
@@ -29,7 +29,7 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
   let reported = false;
   try {
     if (deps === undefined) own = await createProcessDeps();
-    d = withScrubbedOutput(deps ?? own!);
+    d = withScrubbedDiagnostics(deps ?? own!);
     await createProgram(d, state).parseAsync(argv, { from: 'user' });
     code = state.exitCode;
   } catch (error) {

@@ -1,7 +1,9 @@
 // Every secret mkt holds during a run (MKT_TOKEN, MKT_API_KEY, MKT_CLIENT_SECRET, the stored token, a
-// key or secret read from standard input or a prompt) is scrubbed by value from all it prints: the
-// last guard for what a server, a file or an error message may echo back (issue 13). main wraps the
-// run's streams once; code that comes to hold a secret registers it with holdSecret.
+// key or secret read from standard input or a prompt) is scrubbed by value from its diagnostics:
+// the last guard for what a server, a file or an error message may echo back (issue 13). Only
+// diagnostics: the data on stdout is written as the service sent it, whatever it happens to contain
+// (issue 17: a secret `2026` turned every timestamp into `[redacted]-11-24`). main wraps the run's
+// stderr once; code that comes to hold a secret registers it with holdSecret.
 import { redactSecrets } from '../shared/text.js';
 import type { Deps } from './deps.js';
 import type { Output } from './io.js';
@@ -12,12 +14,15 @@ const held = new WeakMap<Deps, Set<string>>();
 /** Environment variables whose values are secrets. */
 const SECRET_VARIABLES = ['MKT_TOKEN', 'MKT_API_KEY', 'MKT_CLIENT_SECRET'] as const;
 
-/** `deps` with stdout and stderr scrubbed of every secret held during the run. */
-export function withScrubbedOutput(deps: Deps): Deps {
+/**
+ * `deps` with its diagnostics (stderr) scrubbed of every secret held during the run. stdout is
+ * handed on as it is: no renderer can scrub the data, by mistake or on purpose.
+ */
+export function withScrubbedDiagnostics(deps: Deps): Deps {
   const secrets = new Set<string>();
   const scrub = (output: Output): Output => ({ write: (text) => output.write(secrets.size === 0 ? text : redactSecrets(text, secrets)) });
   // Not a spread: the process's io reads stdin and its TTY flag lazily through getters (start-up cost).
-  const io = Object.create(deps.io, { stdout: { value: scrub(deps.io.stdout) }, stderr: { value: scrub(deps.io.stderr) } }) as Deps['io'];
+  const io = Object.create(deps.io, { stderr: { value: scrub(deps.io.stderr) } }) as Deps['io'];
   const scrubbed: Deps = { ...deps, io };
   held.set(scrubbed, secrets);
   for (const name of SECRET_VARIABLES) holdSecret(scrubbed, deps.env[name]);
@@ -25,18 +30,12 @@ export function withScrubbedOutput(deps: Deps): Deps {
 }
 
 /**
- * Scrubs `secret` from everything printed from now on. An API key `<client_id>.<client_secret>` is
- * held whole and by its secret part, which a server may echo alone.
+ * Scrubs `secret` from every diagnostic written from now on. An API key `<client_id>.<client_secret>`
+ * is held whole and by its secret part, which a server may echo alone.
  */
 export function holdSecret(deps: Deps, secret: string | undefined): void {
   const secrets = held.get(deps);
   if (secrets !== undefined && secret !== undefined) for (const value of formsOf(secret)) secrets.add(value);
-}
-
-/** Stops scrubbing `secret`, in every form held: `mkt token --print` writes the token it was asked for. */
-export function releaseSecret(deps: Deps, secret: string): void {
-  const secrets = held.get(deps);
-  if (secrets !== undefined) for (const value of formsOf(secret)) secrets.delete(value);
 }
 
 /** The secret as given and trimmed, and what follows its first dot (an API key's secret part). */
@@ -51,7 +50,10 @@ function formsOf(secret: string): string[] {
   return forms;
 }
 
-/** `text` without any secret held during the run (for messages built before they are written). */
+/**
+ * `text` without any secret held during the run: for diagnostic text that reaches stdout inside a
+ * report (`mkt status --check`'s error, the board's retry line), never for the data.
+ */
 export function scrubSecrets(deps: Deps | undefined, text: string): string {
   const secrets = deps === undefined ? undefined : held.get(deps);
   return secrets === undefined || secrets.size === 0 ? text : redactSecrets(text, secrets);

@@ -13,6 +13,7 @@ import { explainError } from './explain.js';
 import { createHttp } from './http.js';
 import type { RunState } from './main.js';
 import type { StatusReport } from './status-report.js';
+import { scrubSecrets } from './secrets.js';
 import { normalizeSymbols } from './symbols.js';
 
 /** A symbol every Market Data Service lists in its examples. */
@@ -38,7 +39,13 @@ export async function checkWithService(deps: Deps, options: StatusOptions, state
   } catch (error) {
     // What the service (or the way to it) answered is the check's result; a local mistake is not.
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ResponseError)) throw error;
-    const { message, hint, requestId } = explainError(error, { deps, command: state.command, symbolCount: 1 });
+    // The service's words, written to stdout in the report: scrubbed as a diagnostic is, and only
+    // they (the report's timestamps and ids are left as they are).
+    const explained = explainError(error, { deps, command: state.command, symbolCount: 1 });
+    const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
+    const message = scrubSecrets(deps, explained.message);
+    const hint = scrub(explained.hint);
+    const requestId = scrub(explained.requestId);
     report.check = {
       ok: false, symbol, status: error instanceof ApiError || error instanceof ResponseError ? error.status : null, quote_found: null, rate_limit: null,
       exit_code: exitCodeFor(error), error: { code: errorCodeFor(error), message, hint: hint ?? null, request_id: requestId ?? null },

@@ -23,6 +23,8 @@ export interface BoardStatus {
   throttledUntil: number | undefined;
   /** The latest poll failed (a transient error) and is retried at `retryAt`. */
   problem: { message: string; retryAt: number } | undefined;
+  /** The watch is over: the last frame, left on the screen, has no "q to quit". */
+  ended?: boolean;
 }
 
 export interface BoardView {
@@ -141,7 +143,7 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number, mark
   ];
   const { limit, remaining } = status.rateLimit ?? {};
   if (remaining !== undefined) parts.push(limit === undefined ? `${remaining} requests left` : `${remaining}/${limit} left`);
-  parts.push('q to quit');
+  if (status.ended !== true) parts.push('q to quit');
   const lines = ['', chalk.dim(truncateStyled(parts.join(marks.separator), width))];
   const unchanged = view.unchanged ?? 0;
   if (unchanged > 0) lines.push(chalk.dim(truncateStyled(`${plural(unchanged, 'quote')} without a price change hidden (--changes-only)`, width)));

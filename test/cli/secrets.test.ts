@@ -1,6 +1,7 @@
 // Issue 13 item 3, the command line's part: every secret mkt holds (MKT_TOKEN, MKT_API_KEY,
 // MKT_CLIENT_SECRET, the stored token, a key or secret read from standard input or a prompt) is
-// scrubbed by value from everything it prints, errors and -v lines alike, in text and in JSON.
+// scrubbed by value from its diagnostics, errors and -v lines alike, in text and in JSON; the data
+// on stdout never is (issue 17, bin-data.test.ts).
 // Servers here echo what they were sent, every way they can.
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -102,17 +103,17 @@ describe('secrets echoed back are never printed', () => {
   });
 });
 
-describe('a secret released to be printed', () => {
-  it('is printed whole, though it was held in every form (a dotted token and the part after its dot)', async () => {
+describe('what is scrubbed', () => {
+  it('is the diagnostics on stderr, never the data on stdout (a dotted token, in every form held)', async () => {
     const { createTestDeps } = await import('../helpers/cli.js');
-    const { holdSecret, releaseSecret, withScrubbedOutput } = await import('../../src/cli/secrets.js');
+    const { holdSecret, withScrubbedDiagnostics } = await import('../../src/cli/secrets.js');
     const test = createTestDeps();
-    const deps = withScrubbedOutput(test.deps);
+    const deps = withScrubbedDiagnostics(test.deps);
     const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2lnbmF0dXJl';
     holdSecret(deps, token);
     deps.io.stdout.write(`${token}\n`);
-    releaseSecret(deps, token);
-    deps.io.stdout.write(`${token}\n`);
-    expect(test.stdout()).toBe(`[redacted]\n${token}\n`);
+    deps.io.stderr.write(`${token}\n`);
+    expect(test.stdout()).toBe(`${token}\n`);
+    expect(test.stderr()).toBe('[redacted]\n');
   });
 });

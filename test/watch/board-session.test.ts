@@ -1,6 +1,7 @@
 // The board's terminal handling, in-process: alternate screen and hidden cursor on start, one write
 // per frame, a redraw on resize, raw mode for q and Ctrl-C, and everything put back on every way
-// out (q, Ctrl-C, --count, a 401). tty.test.ts checks the same on a real pseudo-terminal.
+// out (q, Ctrl-C, --count, a 401); the last quotes left on the normal screen when the watch ends by
+// itself. tty.test.ts checks the same on a real pseudo-terminal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
@@ -90,7 +91,22 @@ describe('the live board', () => {
     });
     expect(await watchBoard(session.deps, terminal, { count: '3' })).toBe(0);
     expect(session.writes.filter((write) => write.startsWith(FRAME))).toHaveLength(4);
-    expect(session.writes.at(-1)).toBe(LEAVE);
+    expect(session.writes.at(-1)!.startsWith(LEAVE)).toBe(true);
+  });
+
+  it('leaves its last quotes on the normal screen when --count ends it, every row and no "q to quit"', async () => {
+    await startQuotes();
+    const { terminal } = fakeTerminal(100, 3); // too few rows for the quote on the alternate screen
+    const session = setup(() => {});
+    expect(await watchBoard(session.deps, terminal, { count: '2' })).toBe(0);
+    expect(plainFrames(session.writes).at(-1)).not.toMatch(/EURUSD +1\.08502/);
+    const last = session.writes.at(-1)!;
+    expect(last.startsWith(LEAVE)).toBe(true);
+    const text = last.slice(LEAVE.length).replace(SGR, '');
+    expect(text).not.toContain('\u001b');
+    expect(text).toMatch(/^Symbol +Bid +Ask[^\n]*\r\nEURUSD +1\.08502 +1\.08512 +1\.085052 [^\n]*\r\n/);
+    expect(text).toMatch(/\r\nupdated \d\d:\d\d:\d\d · poll 2 · every 1s · 58\/60 left\r\n$/);
+    expect(session.stdin.rawCalls).toEqual([true, false]);
   });
 
   it('restores the terminal before a 401 ends the watch with exit 4', async () => {
@@ -124,11 +140,44 @@ describe('the live board', () => {
     expect(code).toBe(7);
     expect(server.requests).toHaveLength(2);
     expect(session.writes[0]).toBe(ENTER);
-    expect(session.writes.at(-1)).toBe(LEAVE);
-    // The failure is not drawn as "retrying at": the board is gone, and main says what failed.
-    expect(session.writes.filter((write) => write.startsWith(FRAME)).some((frame) => frame.includes('retrying'))).toBe(false);
+    // The failure is not drawn as "retrying at": the last quotes stay on the normal screen, and main
+    // says what failed below them.
+    const last = session.writes.at(-1)!;
+    expect(last.startsWith(LEAVE)).toBe(true);
+    expect(last.replace(SGR, '')).toMatch(/EURUSD +1\.08501 [^]*poll 1 · every 1s/);
+    expect([...session.writes.filter((write) => write.startsWith(FRAME)), last].some((frame) => frame.includes('retrying'))).toBe(false);
     expect(session.stdin.rawCalls).toEqual([true, false]);
     expect(session.stderr()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable: down for a moment\n/);
+  });
+});
+
+describe('secrets on the board', () => {
+  it('leave the prices whole: MKT_TOKEN=0000 and "bid":1.100005', async () => {
+    server = await startScriptedServer((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"data":[{"symbol":"EURUSD","bid":1.100005,"ask":1.100007,"mid":1.100006,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const session = setupBoard(server.url, () => {}, { env: { MKT_TOKEN: '0000' } });
+    expect(await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '1'], session.deps)).toBe(0);
+    const frames = plainFrames(session.writes);
+    expect(frames.at(-1)).toMatch(/EURUSD +1\.100005 +1\.100007 +1\.100006 /);
+    expect(session.writes.join('')).not.toContain('[redacted]');
+  });
+
+  it('are scrubbed from the retry line, a diagnostic drawn with the data', async () => {
+    const secret = 'cs_SECRET_board_9d2e';
+    let calls = 0;
+    server = await startScriptedServer((_request, res) => {
+      calls++;
+      res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
+      res.end(calls === 2 ? `{"error":{"code":"UNAVAILABLE","message":"down for ${secret}"}}`
+        : '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}');
+    });
+    const session = setupBoard(server.url, () => {}, { env: { MKT_CLIENT_SECRET: secret } });
+    session.deps.io.columns = 200; // the whole retry line
+    expect(await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '3'], session.deps)).toBe(0);
+    expect(plainFrames(session.writes).some((frame) => /retrying at \d\d:\d\d:\d\d: [^\n]*down for \[redacted\]/.test(frame))).toBe(true);
+    expect(session.writes.join('')).not.toContain(secret);
   });
 });
 

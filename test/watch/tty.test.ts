@@ -1,7 +1,8 @@
 // The live board on a real pseudo-terminal: the built bin in a tmux pane (its own server socket),
 // against the sandbox in this process. What only a real terminal shows: the board is drawn and
 // updated on the alternate screen, it reflows on resize, and q / Ctrl-C / a 401 put the screen,
-// the cursor and the tty modes back. Needs tmux and the built dist/ (npm test builds it first).
+// the cursor and the tty modes back; when --count ends it, its last quotes stay on the screen.
+// Needs tmux and the built dist/ (npm test builds it first).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,6 +100,21 @@ describe.skipIf(!hasTmux)('the live board on a real terminal (tmux)', () => {
     expect(after).not.toContain('EURUSD'); // the board went with the alternate screen
     expect(await flags(session)).toBe('0 1');
     expect(ttyRestored()).toBe(true); // raw mode undone
+  });
+
+  it('leaves the last quotes on the screen when --count ends the watch', async () => {
+    const { session, exited, ttyRestored } = await startWatch(['EURUSD', 'AAPL', '--watch', '--interval', '1s', '--count', '2']);
+    expect(await exited()).toBe('EXIT=0');
+    const text = await waitFor('the shell again', session, async () => {
+      const shown = await screen(session);
+      return shown.includes('AFTER-WATCH') ? shown : undefined;
+    });
+    // On the normal screen, below what was there before, above what comes after.
+    expect(text).toMatch(/BEFORE-WATCH\nSymbol +Bid +Ask +Mid +Spread +Age +Trend *\nEURUSD +\d+\.\d+ +\d+\.\d+ [^\n]*\nAAPL +\d+\.\d+ +\d+\.\d+ [^\n]*\n/);
+    expect(text).toMatch(/\nupdated \d\d:\d\d:\d\d · poll 2 · every 1s · \d+\/60 left *\nAFTER-WATCH/);
+    expect(text).not.toContain('q to quit');
+    expect(await flags(session)).toBe('0 1');
+    expect(ttyRestored()).toBe(true);
   });
 
   it('quits with exit 0 on Ctrl-C, restoring the terminal', async () => {

@@ -2,7 +2,6 @@
 import { Command, Option } from 'commander';
 import { clientCredentials } from '../../api/auth.js';
 import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
-import { releaseSecret } from '../secrets.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
@@ -70,11 +69,7 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
     settings: settingsToKeep(settings, baseUrl, organizationId === undefined ? undefined : { value: organizationId, prompted: false }),
   });
 
-  if (options.print || options.json) {
-    // The token asked for: held secrets are scrubbed from output, and the service may hand out the
-    // token already stored.
-    releaseSecret(deps, token.accessToken);
-  }
+  // The token asked for, on stdout, which is never scrubbed; diagnostics still are, of it too.
   if (options.print) {
     deps.io.stdout.write(`${token.accessToken}\n`);
   } else if (options.json) {

@@ -1,12 +1,14 @@
 // The watch on a terminal: the board drawn in place on the alternate screen, the cursor hidden,
 // one write per frame (cursor home, each line cleared to its end, the rest of the screen cleared)
 // so there is no flicker; redrawn on resize and, while the watch waits, once a second so ages
-// grow; the screen and cursor given back by stop().
+// grow; the screen and cursor given back by stop(), which leaves the last board on the normal screen
+// when the watch ended by itself.
 import type { Quote } from '../../api/types.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
+import { scrubSecrets } from '../secrets.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -44,13 +46,14 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
   let active = false;
   let unsubscribe = () => {};
 
+  /** The board's lines; every quote's when `rows` is undefined. */
+  const frame = (rows: number | undefined) => renderBoard(
+    { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
+    { color: options.color, ascii: options.ascii, columns: terminal.size().columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
+  );
   const draw = () => {
     if (!active) return;
-    const { columns, rows } = terminal.size();
-    const lines = renderBoard(
-      { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
-      { color: options.color, ascii: options.ascii, columns: columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
-    );
+    const lines = frame(terminal.size().rows);
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
     deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
   };
@@ -85,15 +88,21 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
       draw();
     },
     failed(error, retryAt) {
-      status.problem = { message: error.message, retryAt };
+      // A diagnostic drawn with the data: scrubbed as stderr is (secrets.ts).
+      status.problem = { message: scrubSecrets(deps, error.message), retryAt };
       draw();
     },
     tick: draw,
-    stop() {
+    stop(finished) {
       if (!active) return;
       active = false;
       unsubscribe();
-      deps.io.stdout.write(LEAVE);
+      // A watch that ended by itself (--count, an error) leaves its last quotes on the normal screen,
+      // as `gh run watch` leaves its final state: drawn once more there, every row, no "q to quit",
+      // and no retry or throttling that will not come (main says what ended it).
+      Object.assign(status, { ended: true, problem: undefined, throttledUntil: undefined });
+      const last = finished && status.updatedAt !== undefined ? `${frame(undefined).join('\r\n')}\r\n` : '';
+      deps.io.stdout.write(`${LEAVE}${last}`);
     },
   };
 }

@@ -1,5 +1,6 @@
 // mkt quotes --watch (issue 7): polls the quotes every --interval, as a live board on a terminal or
-// an NDJSON stream in a pipe. Loaded only with --watch, so plain `mkt quotes` does not pay for it.
+// an NDJSON stream in a pipe (a table per poll on a dumb terminal). Loaded only with --watch, so plain
+// `mkt quotes` does not pay for it.
 //
 // The watch ends with exit 0 on q, Ctrl-C or SIGTERM (the normal way to stop it) and when the reader
 // of a pipe goes away. Rate limits stretch the interval instead of ending it, and transient errors
@@ -33,6 +34,7 @@ import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
+import { createPlainOutput } from './plain-output.js';
 import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
 import { createStreamOutput } from './stream-output.js';
 import { waitUntil } from './wait-until.js';
@@ -87,14 +89,16 @@ export async function runWatch(
       ? createBoardOutput(deps, terminal, {
         color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, history,
       })
-      : createStreamOutput(deps, { changesOnly: settings.changesOnly });
+      : settings.plain
+        ? createPlainOutput(deps, terminal, { color: settings.color, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly })
+        : createStreamOutput(deps, { changesOnly: settings.changesOnly });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });
   } catch (error) {
     if (!quit.signal.aborted) throw error;
   } finally {
-    output?.stop();
+    output?.stop(!quit.signal.aborted);
     stopKeys();
     stopOnClosedOutput();
     deps.signal.removeEventListener('abort', onInterrupt);

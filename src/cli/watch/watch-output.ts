@@ -26,6 +26,10 @@ export interface WatchOutput {
   failed(error: Error, retryAt: number, failures: number): void;
   /** Called about once a second while the watch waits, if present: the board redraws its ages. */
   tick?(): void;
-  /** Idempotent; restores whatever start() changed. */
-  stop(): void;
+  /**
+   * Idempotent; restores whatever start() changed. `finished`: the watch ended by itself (--count
+   * reached, an error), not by q, Ctrl-C, a signal or a closed output; the board then leaves its
+   * last quotes on the screen.
+   */
+  stop(finished: boolean): void;
 }

@@ -14,6 +14,8 @@ import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
 export interface WatchSettings {
   /** The live board (a terminal) or the NDJSON stream. */
   board: boolean;
+  /** TERM=dumb on a terminal, where the board would be: a plain table per poll (plain-output.ts). */
+  plain: boolean;
   intervalMs: number;
   /** Stop after this many polls, failed ones included (run-watch.ts says what the exit code is then). */
   count: number | undefined;
@@ -33,7 +35,8 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
   }
   const format = options.json ? 'json' : options.format;
   const terminal = deps.io.stdoutIsTTY && deps.env.TERM !== 'dumb';
-  if (format === 'table' && !terminal) {
+  const plain = deps.io.stdoutIsTTY && deps.env.TERM === 'dumb' && (format === undefined || format === 'table');
+  if (format === 'table' && !terminal && !plain) {
     throw new UsageError('--watch --format table needs a terminal: the live board redraws the screen in place',
       'in a pipe or file, --watch writes NDJSON (leave out --format, or use --format ndjson)');
   }
@@ -41,7 +44,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
     throw new UsageError(`--watch cannot write ${format}: it streams NDJSON, one quote per line per poll`,
       'leave out --format (a live board on a terminal, NDJSON in a pipe), or use --format ndjson');
   }
-  const board = format === 'table' || (format === undefined && terminal);
+  const board = !plain && (format === 'table' || (format === undefined && terminal));
 
   const intervalText = options.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
   let intervalMs = parseDuration(intervalText, '--interval');
@@ -52,6 +55,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
   const count = options.count === undefined ? undefined : parseInteger(options.count, '--count', { min: 1, max: 1_000_000 });
   return {
     board,
+    plain,
     intervalMs,
     count,
     changesOnly: options.changesOnly === true,

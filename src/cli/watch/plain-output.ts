@@ -1,0 +1,60 @@
+// The watch on a terminal that cannot move its cursor (TERM=dumb: Emacs's shell, some CI consoles):
+// each poll drawn as the plain ASCII table of a one-shot `mkt quotes`, under a line saying which
+// poll it is, one after another; no cursor movement, no alternate screen, no key reading (Ctrl-C
+// ends it). What the board would show in its status lines (throttling, errors, missing symbols) is
+// a warning on stderr, as in the NDJSON stream.
+import { renderTable } from '../../render/table.js';
+import { cellText } from '../../render/quotes.js';
+import { formatDuration } from '../../shared/duration.js';
+import { stripControl } from '../../shared/text.js';
+import { formatClock } from '../../shared/time.js';
+import type { Deps } from '../deps.js';
+import type { WatchTerminal } from './terminal.js';
+import type { WatchOutput } from './watch-output.js';
+
+export interface PlainOutputOptions {
+  color: boolean;
+  intervalMs: number;
+  maxAgeMs: number | undefined;
+  /** Draw only the quotes whose prices moved at the latest poll (all of them at the first). */
+  changesOnly: boolean;
+}
+
+export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
+  let missingBefore = '';
+  let throttled = false;
+  let warnedIgnored = false;
+  const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
+  return {
+    start() {},
+    update({ result, ignored, changes, polls, at, throttledUntil }) {
+      const left = result.rateLimit?.remaining;
+      const limit = result.rateLimit?.limit;
+      const heading = [`poll ${polls}`, `updated ${formatClock(at)}`, `every ${formatDuration(options.intervalMs)}`];
+      if (left !== undefined) heading.push(limit === undefined ? `${left} requests left` : `${left}/${limit} left`);
+      const data = options.changesOnly && polls > 1 ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
+      // One write per poll, a blank line between polls.
+      const table = data.length > 0 || result.data.length === 0
+        ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminal.size().columns, ascii: true })
+        : 'no price changed at the latest poll\n';
+      deps.io.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
+      if (ignored.length > 0 && !warnedIgnored) {
+        warnedIgnored = true;
+        warn(`the service sent quotes for symbols not asked for (${ignored.slice(0, 5).map(cellText).join(', ')}${ignored.length > 5 ? ` and ${ignored.length - 5} more` : ''}); the watch leaves them out`);
+      }
+      const missing = result.missing.map(stripControl).join(', ');
+      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
+      missingBefore = missing;
+      if (throttledUntil !== undefined && !throttled) warn(`close to the rate limit (${left ?? 0} left); throttled until ${formatClock(throttledUntil)}`);
+      throttled = throttledUntil !== undefined;
+    },
+    rateLimited(until) {
+      warn(`rate limited by the service; throttled until ${formatClock(until)}`);
+      throttled = true;
+    },
+    failed(error, retryAt, failures) {
+      warn(`${stripControl(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
+    },
+    stop() {},
+  };
+}
