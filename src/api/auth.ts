@@ -16,9 +16,11 @@ export async function cliLogin(http: TransportOptions, baseUrl: string, apiKey: 
   return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
 }
 
-export async function clientCredentials(http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string): Promise<TokenResponse> {
+export async function clientCredentials(
+  http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string, scope?: string,
+): Promise<TokenResponse> {
   return postForToken(http, endpoint(baseUrl, '/v1/auth/token'), {
-    client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials',
+    client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }),
   }, [clientSecret]);
 }
 

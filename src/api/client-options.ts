@@ -132,8 +132,11 @@ export function checkLoginInput(input: { apiKey?: unknown; organizationId?: unkn
   checkCredentials(undefined, input.organizationId);
 }
 
-export function checkClientCredentials(input: { clientId?: unknown; clientSecret?: unknown }): void {
+export function checkClientCredentials(input: { clientId?: unknown; clientSecret?: unknown; scope?: unknown }): void {
   if (typeof input?.clientId !== 'string' || input.clientId === '' || typeof input.clientSecret !== 'string' || input.clientSecret === '') {
     throw invalid('clientCredentials needs a clientId and a clientSecret, both non-empty strings');
+  }
+  if (input.scope !== undefined && typeof input.scope !== 'string') {
+    throw invalid('clientCredentials scope must be a string of space-separated scopes, e.g. "market.read"');
   }
 }

@@ -9,7 +9,7 @@ import { checkClientCredentials, checkClientOptions, checkCredentials, checkLogi
 import { AuthError } from './errors.js';
 import { getQuotes, type QuotesRequest } from './quotes.js';
 import type { HttpOptions } from './request.js';
-import type { QuotesResult, TokenResponse } from './types.js';
+import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export interface ClientOptions extends HttpOptions {
   /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
@@ -33,8 +33,8 @@ export type GetQuotesInput = Omit<QuotesRequest, 'baseUrl' | 'accessToken' | 'or
 export interface Client {
   /** POST /auth/cli-login with an API key `<client_id>.<client_secret>` and an organization `org_<id>`. */
   cliLogin(input: { apiKey: string; organizationId: string }): Promise<TokenResponse>;
-  /** POST /v1/auth/token, the OAuth 2.0 client-credentials grant. */
-  clientCredentials(input: { clientId: string; clientSecret: string }): Promise<TokenResponse>;
+  /** POST /v1/auth/token, the OAuth 2.0 client-credentials grant; `scope` narrows it. */
+  clientCredentials(input: ClientCredentialsInput): Promise<TokenResponse>;
   /**
    * GET /v1/market/quotes, batched when there are more symbols than one request takes, paced under
    * the service's rate limit. A symbol repeated (in any case) is asked for and returned once.
@@ -53,7 +53,7 @@ export function createClient(options: ClientOptions): Client {
     },
     clientCredentials: async (input) => {
       checkClientCredentials(input);
-      return clientCredentials(http, baseUrl, input.clientId, input.clientSecret);
+      return clientCredentials(http, baseUrl, input.clientId, input.clientSecret, input.scope);
     },
     getQuotes: async (input) => {
       const token = input?.accessToken ?? accessToken;

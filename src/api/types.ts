@@ -33,12 +33,27 @@ export interface QuotesResult {
 
 export interface TokenResponse {
   accessToken: string;
-  tokenType: string;
+  /** Always Bearer, however the service spelled it: a token of another type is refused (ResponseError). */
+  tokenType: 'Bearer';
   /**
    * Seconds, when the service said: more than 0, and at most ten years (a larger figure is read as
-   * ten years, so that an expiry date can always be written).
+   * ten years, so that an expiry date can always be written). Undefined when the service left it
+   * out, as RFC 6749 §5.1 allows (the sandbox always sends it).
    */
   expiresIn: number | undefined;
+  /** The granted scopes, space-separated. Undefined when the service left it out (RFC 6749 §5.1). */
   scope: string | undefined;
+  /** The organization a cli-login token acts for; undefined for a client-credentials token. */
   organizationId: string | undefined;
+}
+
+/** What clientCredentials() sends to POST /v1/auth/token. */
+export interface ClientCredentialsInput {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Space-separated scopes to ask for, e.g. "market.read" (RFC 6749 §3.3): the token gets those the
+   * client has. Without it, all of the client's scopes.
+   */
+  scope?: string;
 }

@@ -133,7 +133,11 @@ export const handleToken: Route = async (ctx, ex) => {
   if (basic !== undefined && bodyId !== undefined && bodyId !== basic.id) {
     throw new Reject('INVALID_REQUEST', 'the client_id in the body differs from the client id in HTTP Basic; send it in one place');
   }
-  const challenge = { 'WWW-Authenticate': basic === undefined ? BEARER_CHALLENGE : BASIC_CHALLENGE };
+  // RFC 6749 §5.2: a challenge only when the client authenticated with the Authorization header, in
+  // the scheme it used. A client that sent its secret in the body gets the JSON error alone: OAuth
+  // libraries (openid-client, oauth4webapi) read any challenge as a demand for that scheme and throw
+  // before reading the body. See docs/sandbox.md.
+  const challenge = basic === undefined ? {} : { 'WWW-Authenticate': BASIC_CHALLENGE };
   const clientId = basic === undefined ? bodyId : basic.id;
   const secrets = basic === undefined ? [bodySecret] : [basic.raw, basic.decoded];
   if (!clientId || !secrets[0]) {

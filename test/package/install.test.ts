@@ -1,8 +1,10 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh prefix outside
 // the repository. The installed `mkt` runs against the installed sandbox; the library loads by
 // `require` and by `import` (one copy of each class for both), and TypeScript projects compiled
-// for CommonJS and for ES modules type-check and run against it. npm test builds dist/ first; the
-// pack here skips prepack for that reason (test/package/build-swap.test.ts runs the build itself).
+// for CommonJS and for ES modules type-check and run against it, and one with only what the README
+// lists for TypeScript (typescript, @types/node) type-checks every declaration. npm test builds
+// dist/ first; the pack here skips prepack for that reason (test/package/build-swap.test.ts runs the
+// build itself).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,6 +53,11 @@ describe('npm pack', () => {
     expect(manifest.private).toBeUndefined();
     expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
     expect(manifest.scripts.prepack).toBe('node scripts/build.js');
+  });
+
+  it('makes a tarball whose name git ignores, so that a pack in the repository leaves nothing untracked', () => {
+    const check = spawnSync('git', ['check-ignore', '--no-index', '--quiet', path.basename(tarball)], { cwd: ROOT });
+    expect(check.status).toBe(0);
   });
 
   it('every relative link in the packed README and docs leads to a packed file', () => {
@@ -187,4 +194,53 @@ void run();
       expect(output).toBe('AAPL function undefined\n');
     }
   }, 120_000);
+});
+
+describe('a TypeScript project with only what the README lists', () => {
+  /** The packages of the README's `npm install -D …` for TypeScript projects, in its library section. */
+  function readmePackages(): string[] {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const library = readme.slice(readme.indexOf('\n## The library\n'), readme.indexOf('\n### Options\n'));
+    const command = /TypeScript projects need[^`]*`npm install -D ([^`]+)`/.exec(library);
+    if (command === null) throw new Error('the README\'s library section names no packages for TypeScript projects');
+    return command[1]!.trim().split(/\s+/);
+  }
+
+  it('type-checks against mkt and mkt/sandbox, their declarations and undici\'s included, by import and by import()', () => {
+    const packages = readmePackages();
+    expect(packages).toEqual(['typescript', '@types/node']);
+    // The versions this repository builds with, so that the install comes from npm's cache.
+    const versions = packages.map((name) => `${name}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version}`);
+    // Beside mkt in the prefix it is installed in (nothing else is there).
+    execFileSync(NPM, ['install', '--prefer-offline', ...versions], { cwd: prefix, env: npmEnv(), stdio: 'ignore', timeout: 180_000 });
+    // A CommonJS project: its imports resolve to the .d.cts declarations, its import() to the .d.ts ones.
+    const source = `import { createClient, type TokenResponse } from 'mkt';
+import { createSandboxHandler, startSandbox } from 'mkt/sandbox';
+export async function run(): Promise<TokenResponse> {
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    return await createClient({ baseUrl: sandbox.url }).clientCredentials({ clientId: 'demo', clientSecret: 'demo-secret' });
+  } finally {
+    await sandbox.close();
+  }
+}
+export const handler = createSandboxHandler();
+export async function fromModules(): Promise<unknown[]> {
+  const [api, sandbox] = await Promise.all([import('mkt'), import('mkt/sandbox')]);
+  return [api.createClient, sandbox.startSandbox];
+}
+`;
+    const project = path.join(prefix, 'typescript-consumer');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    fs.writeFileSync(path.join(project, 'index.ts'), source);
+    // No skipLibCheck and no typeRoots: every declaration is checked, with the prefix's own @types.
+    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true },
+      files: ['index.ts'],
+    }));
+    const result = spawnSync(process.execPath, [path.join(prefix, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    expect(result.stdout).toBe('');
+    expect(result.status).toBe(0);
+  }, 240_000);
 });

@@ -17,6 +17,8 @@ const DOCUMENTED_KINDS = ['x-request-id', 'ratelimit-limit', 'ratelimit-remainin
 interface OpenApiDocument {
   paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
   components: { responses: Record<string, unknown> };
+  /** The 404 and 405 that no operation owns (an extension: OpenAPI has no place for them). */
+  'x-unrouted-responses': Record<'NotFound' | 'MethodNotAllowed', unknown>;
 }
 
 interface ResponseObject {
@@ -36,7 +38,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajvFormats.default(ajv);
 // The document is added whole, so that its `#/components/...` references resolve; its top-level
 // fields are OpenAPI's, not JSON Schema keywords (strict mode would refuse them).
-for (const field of ['openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security']) ajv.addKeyword(field);
+for (const field of ['openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'x-unrouted-responses']) ajv.addKeyword(field);
 ajv.addSchema(OPENAPI as object, 'openapi');
 
 function pointer(path: readonly string[]): string {
@@ -85,7 +87,7 @@ export function problemsOf(method: string, path: string, response: SeenResponse)
   let located: { value: unknown; path: string[] };
   if (operation === 'NotFound' || operation === 'MethodNotAllowed') {
     if (response.status !== (operation === 'NotFound' ? 404 : 405)) return [`${method} ${path}: ${operation} expected, got ${response.status}`];
-    located = resolve(OPENAPI.components.responses[operation], ['components', 'responses', operation]);
+    located = resolve(OPENAPI['x-unrouted-responses'][operation], ['x-unrouted-responses', operation]);
   } else {
     const responses = OPENAPI.paths[path]![method.toLowerCase()]!.responses;
     const declared = responses[String(response.status)];

@@ -1,0 +1,176 @@
+// The library's public types against docs/openapi.yaml: types generated from the document with
+// openapi-typescript (its programmatic API, in memory), both read with the TypeScript compiler API,
+// and compared field by field (name, optionality, and the type where it is a plain value). Names are
+// compared after the library's camelCase renaming. Every difference that remains must be one listed
+// below, with the reason it is deliberate; a new one, or a listed one that went away, fails the test.
+import path from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/bin.js';
+
+/** What the library has and what the document has, compared by the name the library uses. */
+interface Pair {
+  library: string;
+  document: string;
+  /** Document names the library spells otherwise than by camelCasing them. */
+  renames?: Record<string, string>;
+  /** The differences that are meant, each with its reason. */
+  deliberate: Record<string, string>;
+}
+
+const PRICE = 'a decimal string keeps every digit the service sent (227.10, 1.08505), which a JavaScript number cannot';
+const ANY_SERVICE = 'the library reads any Market Data Service, not only the sandbox the document describes: RFC 6749 section 5.1 makes expires_in RECOMMENDED and scope OPTIONAL, and the service\'s specification does not show the token lifetime, so the library takes a response without them; the sandbox always sends both';
+
+const PAIRS: Record<string, Pair> = {
+  'a quote': {
+    library: 'mkt.Quote',
+    document: 'components["schemas"]["Quote"]',
+    deliberate: {
+      'bid: string in the library, number in the document': PRICE,
+      'ask: string in the library, number in the document': PRICE,
+      'mid: string in the library, number in the document': PRICE,
+    },
+  },
+  'the quotes result': {
+    library: 'mkt.QuotesResult',
+    document: 'components["schemas"]["QuotesResponse"]',
+    deliberate: {
+      'missing: only in the library': 'the client works out which symbols the service left out',
+      'requests: only in the library': 'the client counts the batches it sent',
+      'attempts: only in the library': 'the client counts its retries',
+      'rateLimit: only in the library': 'read from the RateLimit-* headers, not the body',
+    },
+  },
+  'the client-credentials token': {
+    library: 'mkt.TokenResponse',
+    document: 'components["schemas"]["Token"]',
+    deliberate: {
+      'expiresIn: optional in the library, required in the document': ANY_SERVICE,
+      'scope: optional in the library, required in the document': ANY_SERVICE,
+      'organizationId: only in the library': 'one type for both token endpoints; undefined for a client-credentials token, which no organization is tied to',
+    },
+  },
+  'the cli-login token': {
+    library: 'mkt.TokenResponse',
+    document: 'components["schemas"]["CliLoginToken"]',
+    deliberate: {
+      'expiresIn: optional in the library, required in the document': ANY_SERVICE,
+      'scope: optional in the library, required in the document': ANY_SERVICE,
+      'organizationId: optional in the library, required in the document': 'one type for both token endpoints; only cli-login\'s tokens have an organization',
+    },
+  },
+  'clientCredentials() and the token request': {
+    library: 'Parameters<mkt.Client["clientCredentials"]>[0]',
+    document: 'components["schemas"]["TokenRequest"]',
+    deliberate: {
+      'clientId: required in the library, optional in the document': 'the library always authenticates in the body; the document allows HTTP Basic instead',
+      'clientSecret: required in the library, optional in the document': 'the library always authenticates in the body; the document allows HTTP Basic instead',
+      'grantType: only in the document': 'the library sends "client_credentials", the only grant there is',
+    },
+  },
+  'cliLogin() and the login request': {
+    library: 'Parameters<mkt.Client["cliLogin"]>[0]',
+    document: 'components["schemas"]["CliLoginRequest"]',
+    deliberate: {},
+  },
+  'getQuotes() and the quotes request': {
+    library: 'mkt.GetQuotesInput',
+    document: 'operations["getQuotes"]["parameters"]["query"] & operations["getQuotes"]["parameters"]["header"]',
+    renames: { 'X-Organization-Id': 'organizationId' },
+    deliberate: {
+      'symbols: string[] in the library, string in the document': 'a list in the library, joined with commas into the query',
+      'organizationId: optional in the library, required in the document': 'it may be given once, to createClient',
+      'accessToken: only in the library': 'the Authorization header, a security scheme in the document rather than a parameter',
+      'batchSize: only in the library': 'how the client splits a long list; not on the wire',
+      'concurrency: only in the library': 'how many batches the client sends at once; not on the wire',
+      'onProgress: only in the library': 'a callback of the client; not on the wire',
+    },
+  },
+};
+
+const camelCase = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+interface Field {
+  optional: boolean;
+  /** The type without undefined, where it is a plain value (string, number, a literal); `object` otherwise. */
+  type: string;
+}
+
+let checker: ts.TypeChecker;
+let probe: ts.SourceFile;
+
+beforeAll(async () => {
+  const generated = astToString(await openapiTS(new URL('../../docs/openapi.yaml', import.meta.url)));
+  // One in-memory file: the generated types, the library's public entry point, and an alias for
+  // each side of each pair, so that one checker resolves both.
+  const probePath = path.join(ROOT, 'test', 'api', '__openapi-types-probe.ts');
+  const aliases = Object.values(PAIRS).map((pair, index) => `export type Library${index} = ${pair.library};\nexport type Document${index} = ${pair.document};`);
+  const text = `${generated}\nimport type * as mkt from '${path.join(ROOT, 'src', 'api', 'index.js')}';\n${aliases.join('\n')}\n`;
+  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true, types: ['node'], skipLibCheck: true };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getSourceFile = (fileName, language, ...rest) => (fileName === probePath ? ts.createSourceFile(fileName, text, language, true) : getSourceFile.call(host, fileName, language, ...rest));
+  host.fileExists = (fileName) => fileName === probePath || fileExists.call(host, fileName);
+  host.readFile = (fileName) => (fileName === probePath ? text : readFile.call(host, fileName));
+  const program = ts.createProgram([probePath], options, host);
+  const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  expect(errors).toEqual([]);
+  checker = program.getTypeChecker();
+  probe = program.getSourceFile(probePath)!;
+}, 60_000);
+
+/** The fields of the type alias `name` in the probe file. */
+function fieldsOf(name: string, renames: Record<string, string> = {}): Map<string, Field> {
+  const alias = probe.statements.find((statement): statement is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(statement) && statement.name.text === name);
+  if (alias === undefined) throw new Error(`no alias ${name}`);
+  const fields = new Map<string, Field>();
+  for (const property of checker.getPropertiesOfType(checker.getTypeAtLocation(alias.name))) {
+    const type = checker.getTypeOfSymbolAtLocation(property, alias);
+    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0 || (type.isUnion() && type.types.some((member) => (member.flags & ts.TypeFlags.Undefined) !== 0));
+    fields.set(renames[property.name] ?? camelCase(property.name), { optional, type: typeText(type) });
+  }
+  return fields;
+}
+
+function typeText(type: ts.Type): string {
+  const value = checker.getNonNullableType(type);
+  if (checker.isArrayType(value)) return `${typeText(checker.getTypeArguments(value as ts.TypeReference)[0]!)}[]`;
+  if ((value.flags & ts.TypeFlags.Object) !== 0) return 'object';
+  return checker.typeToString(value);
+}
+
+const required = (field: Field) => (field.optional ? 'optional' : 'required');
+
+/** Every difference between the two sides, in the words the `deliberate` lists use. */
+function differences(library: Map<string, Field>, document: Map<string, Field>): string[] {
+  const found: string[] = [];
+  for (const [name, field] of library) {
+    const other = document.get(name);
+    if (other === undefined) {
+      found.push(`${name}: only in the library`);
+      continue;
+    }
+    if (field.optional !== other.optional) found.push(`${name}: ${required(field)} in the library, ${required(other)} in the document`);
+    if (field.type !== other.type) found.push(`${name}: ${field.type} in the library, ${other.type} in the document`);
+  }
+  for (const name of document.keys()) if (!library.has(name)) found.push(`${name}: only in the document`);
+  return found;
+}
+
+describe('the library\'s public types agree with docs/openapi.yaml, field by field', () => {
+  it.each(Object.entries(PAIRS).map(([what, pair], index) => ({ what, pair, index })))('$what: $pair.library and $pair.document', ({ pair, index }) => {
+    const library = fieldsOf(`Library${index}`);
+    const document = fieldsOf(`Document${index}`, pair.renames);
+    expect(library.size).toBeGreaterThan(0);
+    expect(document.size).toBeGreaterThan(0);
+    expect(differences(library, document).sort()).toEqual(Object.keys(pair.deliberate).sort());
+  });
+
+  it('reads the fields it compares: the document\'s token_type is "Bearer", its quote\'s bid a number', () => {
+    const token = fieldsOf(`Document${Object.keys(PAIRS).indexOf('the client-credentials token')}`);
+    expect(token.get('tokenType')).toEqual({ optional: false, type: '"Bearer"' });
+    expect(token.get('expiresIn')).toEqual({ optional: false, type: 'number' });
+    expect(fieldsOf('Document0').get('bid')).toEqual({ optional: false, type: 'number' });
+  });
+});
