@@ -7,4 +7,4 @@ export {
   NetworkError, TimeoutError, ResponseError, AbortError, OptionsError,
   type MktErrorCode, type NetworkErrorCode, type RateLimitPlan,
 } from './errors.js';
-export type { Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
+export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
