@@ -2,7 +2,7 @@
 // NO_PROXY) and extra CA certificates (--ca-file, MKT_CA_FILE, NODE_EXTRA_CA_CERTS).
 //
 // Why not undici's EnvHttpProxyAgent: its NO_PROXY knows neither CIDR ranges nor IPv6 addresses
-// (no-proxy.ts), and the CONNECT to the proxy has no deadline a request's
+// (no-proxy.ts), it proxies loopback, and the CONNECT to the proxy has no deadline a request's
 // abort can reach: undici honours a request's signal only once the request is written to a
 // connection, so a proxy that never answers CONNECT held a run for undici's own 300 s, and one that
 // closes each connection made undici reconnect at once, forever (a closed socket is an error undici
@@ -15,6 +15,7 @@ import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readFileLimited } from '../shared/read-limited.js';
 import { formatDuration } from '../shared/duration.js';
+import { isLoopback } from '../shared/loopback.js';
 import { parseNoProxy } from './no-proxy.js';
 import { holdSecret } from './secrets.js';
 
@@ -48,7 +49,7 @@ export async function createDispatcher(
 
   if (onDebug) {
     const shown = (proxy: Proxy | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
-    onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: ${proxies.noProxy?.value || 'none'}`);
+    onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: loopback${proxies.noProxy?.value ? `, ${proxies.noProxy.value}` : ''}`);
   }
   const viaProxy = (proxy: Proxy) => new ProxyAgent({
     uri: proxy.value,
@@ -68,7 +69,10 @@ export async function createDispatcher(
   const httpProxy = proxies.httpProxy ? viaProxy(proxies.httpProxy) : direct;
   const bypass = parseNoProxy(proxies.noProxy?.value);
   const route = (origin: URL): Dispatcher => {
-    if (bypass(origin)) return direct;
+    // Loopback is never proxied, as in curl: through a proxy it would leave the machine, and plain
+    // http is allowed to loopback only because it does not (settings.ts). So plain http reaches a
+    // proxy only for a base URL that MKT_ALLOW_INSECURE_HTTP=1 let through.
+    if (isLoopback(origin.hostname) || bypass(origin)) return direct;
     return origin.protocol === 'https:' ? httpsProxy : httpProxy;
   };
 
