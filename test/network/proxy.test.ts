@@ -118,27 +118,46 @@ describe('HTTPS_PROXY, https', () => {
 });
 
 describe('NO_PROXY', () => {
+  // A bypassed request goes direct, where proxied.test and 192.0.2.10 (TEST-NET-1) lead nowhere:
+  // exit 7 with the proxy untouched. Through the proxy, the same request succeeds.
+  const direct = ['--retries', '0', '--timeout', '500ms'];
+
   it.each([
-    ['NO_PROXY', 'HTTP_PROXY', '127.0.0.1', 'http'],
-    ['no_proxy', 'http_proxy', '127.0.0.1', 'http'],
-    ['NO_PROXY', 'HTTPS_PROXY', 'localhost,127.0.0.1', 'https'],
+    ['NO_PROXY', 'HTTP_PROXY', 'proxied.test', 'http'],
+    ['no_proxy', 'http_proxy', '.test', 'http'],
+    ['NO_PROXY', 'HTTPS_PROXY', 'localhost, *.test', 'https'],
     ['no_proxy', 'https_proxy', '*', 'https'],
   ] as const)('%s with %s (%s): the proxy sees nothing', async (noProxyName, proxyName, value, scheme) => {
     const api = scheme === 'http' ? await httpQuotes() : await httpsQuotes();
-    const forward = await proxy();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], {
-      env: quotesEnv(api.url, { [proxyName]: forward.url, [noProxyName]: value }),
+    const forward = await proxyTo(api);
+    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, ...direct], {
+      env: quotesEnv(proxied(api), { [proxyName]: forward.url, [noProxyName]: value, ...INSECURE }),
     });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(forward.seen).toHaveLength(0);
-    expect(api.requests).toHaveLength(1);
+    expect(run.code).toBe(7);
+    expect(forward.connections()).toBe(0);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['192.0.2.0/24', 0],
+    ['192.0.2.10', 0],
+    ['192.0.2.10:80', 0],
+    ['192.0.0.0/16, 10.0.0.0/8', 0],
+    ['192.0.3.0/24', 1],
+    ['192.0.2.10:8080', 1],
+  ] as const)('NO_PROXY=%s and a base URL on 192.0.2.10: %i requests through the proxy', async (value, proxiedCount) => {
+    const api = await httpQuotes();
+    const forward = await proxy({ hosts: { '192.0.2.10:80': `127.0.0.1:${api.port}` } });
+    const run = await timedCli(['quotes', 'EURUSD', ...direct], { env: quotesEnv('http://192.0.2.10', { HTTP_PROXY: forward.url, NO_PROXY: value, ...INSECURE }) });
+    expect(run.code).toBe(proxiedCount === 1 ? 0 : 7);
+    expect(forward.seen).toHaveLength(proxiedCount);
+    expect(api.requests).toHaveLength(proxiedCount);
   });
 
   it('a NO_PROXY entry for another host does not bypass it', async () => {
     const api = await httpQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url, NO_PROXY: 'internal.example.com', ...INSECURE }) });
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url, NO_PROXY: 'internal.example.com,10.0.0.0/8,::1', ...INSECURE }) });
     expect(run.code).toBe(0);
     expect(forward.seen).toHaveLength(1);
   });
