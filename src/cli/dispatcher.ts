@@ -112,7 +112,7 @@ export async function createDispatcher(
  * passes it to its CONNECT request). A proxy that closed the connection is reported as a reset:
  * undici would take its own "socket closed" for a reason to reconnect at once, without end.
  */
-export function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: number): Connector {
+function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: number): Connector {
   return (options, callback) => {
     if (signal.aborted) return callback(connectError('UND_ERR_ABORTED', 'interrupted'), null);
     const rest = new AbortController();
@@ -194,7 +194,7 @@ export function readProxyEnv(env: Deps['env']): ProxyEnv {
 }
 
 /** A proxy URL for messages: any user name and password replaced. */
-export function redactProxy(value: string): string {
+function redactProxy(value: string): string {
   // Up to the last @: a password may hold an unencoded @ or /, and then the URL cannot be parsed.
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, '$1[redacted]@');
 }
