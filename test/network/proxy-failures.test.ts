@@ -4,7 +4,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { ProxyAgent } from 'undici';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createClient, TimeoutError } from '../../src/api/index.js';
 import { BIN, ROOT, baseEnv, collect } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
@@ -89,4 +91,22 @@ describe('a signal during a CONNECT that hangs (the built bin)', () => {
     expect(result.stdout).toBe('');
     expect(silent.seen).toHaveLength(1);
   }, 20_000);
+});
+
+describe('the library with undici\'s own ProxyAgent, which gives the CONNECT no deadline', () => {
+  // The CLI's dispatcher bounds the CONNECT itself; a library user's dispatcher may not. The
+  // attempt's deadline and the caller's signal still end the call (the connection is the dispatcher's).
+  it('timeoutMs ends the call with a TimeoutError, a signal with an AbortError', async () => {
+    const silent = await proxy({ silentConnect: true });
+    const dispatcher = new ProxyAgent(silent.url);
+    onTestFinished(() => dispatcher.destroy());
+    const client = createClient({ baseUrl: SERVICE, accessToken: 'tok_x', organizationId: 'org_demo', dispatcher, timeoutMs: 300, retries: 0 });
+    await expect(client.getQuotes({ symbols: ['EURUSD'] })).rejects.toThrow(TimeoutError);
+    const controller = new AbortController();
+    const interrupted = createClient({ baseUrl: SERVICE, accessToken: 'tok_x', organizationId: 'org_demo', dispatcher, timeoutMs: 60_000, signal: controller.signal });
+    const call = interrupted.getQuotes({ symbols: ['EURUSD'] });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(silent.seen.length).toBeGreaterThanOrEqual(1);
+  }, 15_000);
 });
