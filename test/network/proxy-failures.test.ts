@@ -10,7 +10,7 @@ import { createClient, TimeoutError } from '../../src/api/index.js';
 import { BIN, ROOT, baseEnv, collect } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
-import { quotesEnv, timedCli, useClosers } from './util.js';
+import { API_KEY, quotesEnv, timedCli, useClosers } from './util.js';
 
 const closeLater = useClosers();
 const proxy = async (options?: ForwardProxyOptions) => closeLater(await startForwardProxy(options));
@@ -32,7 +32,7 @@ describe('a proxy that never answers CONNECT', () => {
   it('login too: exit 7, one CONNECT', async () => {
     const silent = await proxy({ silentConnect: true });
     const run = await timedCli(['login', '--org', 'org_demo', '--base-url', SERVICE, '--timeout', '300ms'], {
-      env: { MKT_API_KEY: 'demo.key-SECRET-5c2f88a1', HTTPS_PROXY: silent.url }, sleep: noWait,
+      env: { MKT_API_KEY: API_KEY, HTTPS_PROXY: silent.url }, sleep: noWait,
     });
     expect(run.code).toBe(7);
     expect(run.stderr).toContain('did not complete within 300ms');
