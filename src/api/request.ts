@@ -227,14 +227,14 @@ async function attemptOnce(
   try {
     // request(), the API every undici dispatcher has, of any version: a caller's own, or the global
     // one that Node's fetch may have installed from Node's own copy of undici.
-    const response = await dispatcher.request({
+    const response = await untilAborted(dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method,
       headers,
       body: request.body,
       signal: controller.signal,
-    });
+    }), controller.signal);
     const responseHeaders = flattenHeaders(response.headers);
     const declared = Number(responseHeaders['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -272,6 +272,24 @@ async function attemptOnce(
     clearTimeout(timer);
     parent?.removeEventListener('abort', onParentAbort);
   }
+}
+
+/**
+ * `pending`, or a rejection as soon as `signal` aborts. undici honours a request's signal only once
+ * the request is on a connection: while a dispatcher is still connecting (to a proxy that never
+ * answers CONNECT, say) the deadline and Ctrl-C would wait for it (issue 19). What comes later is
+ * dropped.
+ */
+function untilAborted(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then((late) => late.body.destroy(), () => {});
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**

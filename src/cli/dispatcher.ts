@@ -1,10 +1,26 @@
 // The undici dispatcher of a run, built from the environment: proxies (HTTPS_PROXY, HTTP_PROXY,
 // NO_PROXY) and extra CA certificates (--ca-file, MKT_CA_FILE, NODE_EXTRA_CA_CERTS).
-import type { Dispatcher } from 'undici';
-import { loadAgent, loadEnvHttpProxyAgent } from '../api/undici.js';
+//
+// Why not undici's EnvHttpProxyAgent: its NO_PROXY knows neither CIDR ranges nor IPv6 addresses
+// (no-proxy.ts), it proxies loopback, and the CONNECT to the proxy has no deadline a request's
+// abort can reach: undici honours a request's signal only once the request is written to a
+// connection, so a proxy that never answers CONNECT held a run for undici's own 300 s, and one that
+// closes each connection made undici reconnect at once, forever (a closed socket is an error undici
+// retries by itself while a request waits: 185,000 CONNECTs a minute, issue 19). So every
+// connection mkt opens goes through guardConnector: a deadline for the proxy's tunnel, an end on
+// the run's signal, and a failed CONNECT that fails the request (one attempt of the retry policy).
+import type { buildConnector, Dispatcher } from 'undici';
+import { loadDispatcherParts } from '../api/undici.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readFileLimited } from '../shared/read-limited.js';
+import { formatDuration } from '../shared/duration.js';
+import { isLoopback } from '../shared/loopback.js';
+import { parseNoProxy } from './no-proxy.js';
+import { holdSecret } from './secrets.js';
+
+type Connector = buildConnector.connector;
+type Proxy = { value: string; source: string };
 
 export async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, connections: number | undefined,
@@ -15,38 +31,129 @@ export async function createDispatcher(
   // Node's default (--max-http-header-size), given explicitly so that undici need not load
   // node:http to read it (scripts/build.js, docs/benchmarks.md).
   const maxHeaderSize = 16 * 1024;
+  const proxies = readProxyEnv(env);
+  for (const proxy of [proxies.httpProxy, proxies.httpsProxy]) for (const secret of proxySecrets(proxy?.value)) holdSecret(deps, secret);
   if (caFile) {
     connect.ca = await readCertificates(deps, caFile.value, caFile.source);
     onDebug?.(`* trusting the CA certificates in ${caFile.value} (from ${caFile.source}) as well as the system's`);
   }
-  const proxies = readProxyEnv(env);
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new (await loadAgent())({ connect, maxHeaderSize, connections });
-  const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
+  const { Agent, Client, Dispatcher, Pool, ProxyAgent, buildConnector } = await loadDispatcherParts();
+  const pool = (origin: string | URL, options: Record<string, unknown>, connector: Connector): Dispatcher => {
+    const settings = { ...options, connect: connector };
+    return options.connections === 1 ? new Client(origin, settings) : new Pool(origin, settings);
+  };
+  // A direct connection has undici's connect timeout already; the guard adds the run's signal.
+  const direct = new Agent({ maxHeaderSize, connections, factory: (origin, options: Record<string, unknown>) =>
+    pool(origin, options, guardConnector(buildConnector(connect), deps.signal)) });
+  if (!proxies.httpProxy && !proxies.httpsProxy) return direct;
+
   if (onDebug) {
-    const shown = (proxy: { value: string; source: string } | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
-    onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: ${proxies.noProxy?.value || 'none'}`);
+    const shown = (proxy: Proxy | undefined) => proxy ? `${redactProxy(proxy.value)} (${proxy.source})` : 'none';
+    onDebug(`* proxy for https: ${shown(proxies.httpsProxy)}; for http: ${shown(proxies.httpProxy)}; bypassed for: loopback${proxies.noProxy?.value ? `, ${proxies.noProxy.value}` : ''}`);
   }
-  // Values are always passed (empty when unset): undici would otherwise read process.env itself.
-  return new EnvHttpProxyAgent({
-    httpProxy: proxies.httpProxy?.value ?? '',
-    httpsProxy: proxies.httpsProxy?.value ?? '',
-    noProxy: proxies.noProxy?.value ?? '',
+  const viaProxy = (proxy: Proxy) => new ProxyAgent({
+    uri: proxy.value,
     // Plain http goes through the proxy in absolute form (`GET http://host/path`), as curl does;
     // many proxies refuse CONNECT to ports other than 443. https always uses a CONNECT tunnel.
     proxyTunnel: false,
-    connect,
     maxHeaderSize,
     connections,
     // A TLS connection to the proxy itself, and the tunnelled one to the service, trust the same CAs.
     proxyTls: connect,
     requestTls: connect,
+    // Each connection of the proxy agent: a tunnel through the proxy (CONNECT, then TLS), or the
+    // connection to the proxy that carries plain http.
+    factory: (origin, options: Record<string, unknown>) => pool(origin, options, guardConnector(options.connect as Connector, deps.signal, timeoutMs)),
   });
+  const httpsProxy = proxies.httpsProxy ? viaProxy(proxies.httpsProxy) : direct;
+  const httpProxy = proxies.httpProxy ? viaProxy(proxies.httpProxy) : direct;
+  const bypass = parseNoProxy(proxies.noProxy?.value);
+  const route = (origin: URL): Dispatcher => {
+    // Loopback is never proxied, as in curl: through a proxy it would leave the machine, and plain
+    // http is allowed to loopback only because it does not (settings.ts). So plain http reaches a
+    // proxy only for a base URL that MKT_ALLOW_INSECURE_HTTP=1 let through.
+    if (isLoopback(origin.hostname) || bypass(origin)) return direct;
+    return origin.protocol === 'https:' ? httpsProxy : httpProxy;
+  };
+
+  const parts = [...new Set([direct, httpsProxy, httpProxy])];
+  class ProxyRouter extends Dispatcher {
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return route(new URL(String(options.origin))).dispatch(options, handler);
+    }
+
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      const closed = Promise.all(parts.map((part) => part.close())).then(() => {});
+      if (!callback) return closed;
+      void closed.then(callback, callback);
+    }
+
+    override destroy(): Promise<void>;
+    override destroy(error: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(error: Error | null, callback: () => void): void;
+    override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+      const callback = typeof first === 'function' ? first : second;
+      const error = typeof first === 'function' ? null : first ?? null;
+      const destroyed = Promise.all(parts.map((part) => part.destroy(error))).then(() => {});
+      if (!callback) return destroyed;
+      void destroyed.then(callback, callback);
+    }
+  }
+  return new ProxyRouter();
+}
+
+/**
+ * `connector` with an end: the run's signal fails the connection at once, and `deadlineMs` (for a
+ * tunnel: the connection to the proxy, its answer to CONNECT and the TLS handshake inside) fails it
+ * when it passes. The connector is handed a signal that aborts whatever is left (undici's ProxyAgent
+ * passes it to its CONNECT request). A proxy that closed the connection is reported as a reset:
+ * undici would take its own "socket closed" for a reason to reconnect at once, without end.
+ */
+function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: number): Connector {
+  return (options, callback) => {
+    if (signal.aborted) return callback(connectError('UND_ERR_ABORTED', 'interrupted'), null);
+    const rest = new AbortController();
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (...args: Parameters<buildConnector.Callback>) => {
+      if (settled) {
+        args[1]?.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (args[0]) rest.abort();
+      callback(...args);
+    };
+    const onAbort = () => settle(connectError('UND_ERR_ABORTED', 'interrupted'), null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (deadlineMs !== undefined) {
+      timer = setTimeout(() => settle(connectError('UND_ERR_CONNECT_TIMEOUT',
+        `no connection through the proxy within ${formatDuration(deadlineMs)}`), null), deadlineMs);
+    }
+    const withSignal = { ...options, signal: rest.signal } as buildConnector.Options;
+    connector(withSignal, (...args) => {
+      const error = args[0];
+      if (error && ['UND_ERR_SOCKET', 'UND_ERR_INFO'].includes((error as NodeJS.ErrnoException).code ?? '')) {
+        return settle(connectError('ECONNRESET', `the proxy closed the connection: ${error.message}`, error), null);
+      }
+      settle(...args);
+    });
+  };
+}
+
+function connectError(code: string, message: string, cause?: unknown): Error {
+  return Object.assign(new Error(message, { cause }), { code });
 }
 
 interface ProxyEnv {
-  httpProxy: { value: string; source: string } | undefined;
-  httpsProxy: { value: string; source: string } | undefined;
-  noProxy: { value: string; source: string } | undefined;
+  httpProxy: Proxy | undefined;
+  httpsProxy: Proxy | undefined;
+  noProxy: Proxy | undefined;
 }
 
 /**
@@ -64,15 +171,22 @@ export function readProxyEnv(env: Deps['env']): ProxyEnv {
     const found = pick(name);
     if (!found) return undefined;
     const value = /^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`;
+    const invalid = (why: string) => new UsageError(`${found.source} is not a valid proxy URL (${why}): "${redactProxy(found.value).slice(0, 200)}"`,
+      'use the form http://proxy.example.com:3128, or http://user:password@host:port with credentials (/, @, : and % in them %-encoded: %2F, %40, %3A, %25)');
     let url: URL;
     try {
       url = new URL(value);
     } catch {
-      throw new UsageError(`${found.source} is not a valid proxy URL: "${redactProxy(found.value).slice(0, 200)}"`,
-        'use the form http://proxy.example.com:3128 (http://user:password@host:port with credentials)');
+      throw invalid('it cannot be parsed');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new UsageError(`${found.source} must be an http:// or https:// proxy URL, not ${url.protocol}//`);
+    }
+    try {
+      decodeURIComponent(url.username);
+      decodeURIComponent(url.password);
+    } catch {
+      throw invalid('a bad %-escape in its user name or password');
     }
     return { value, source: found.source };
   };
@@ -81,8 +195,30 @@ export function readProxyEnv(env: Deps['env']): ProxyEnv {
 
 /** A proxy URL for messages: any user name and password replaced. */
 function redactProxy(value: string): string {
-  // Up to the last @ before the path: a password may hold an unencoded @.
-  return value.replace(/\/\/[^/]*@/, '//[redacted]@');
+  // Up to the last @: a password may hold an unencoded @ or /, and then the URL cannot be parsed.
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, '$1[redacted]@');
+}
+
+/**
+ * What of a proxy URL is secret, in every form it may be echoed in: the password as written and
+ * %-decoded, `user:password`, and the Basic credentials undici sends (Proxy-Authorization).
+ */
+function proxySecrets(value: string | undefined): string[] {
+  const userinfo = value === undefined ? undefined : /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^]*)@/i.exec(value)?.[1];
+  if (!userinfo) return [];
+  const colon = userinfo.indexOf(':');
+  const raw = { user: colon === -1 ? userinfo : userinfo.slice(0, colon), password: colon === -1 ? '' : userinfo.slice(colon + 1) };
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const user = decode(raw.user);
+  const password = decode(raw.password);
+  return [...new Set([userinfo, raw.password, password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64')])]
+    .filter((secret) => secret !== '' && secret !== user && secret !== `${user}:`);
 }
 
 /** A CA bundle of every public root is about 220 KB; a file larger than this is not one. */

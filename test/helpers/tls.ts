@@ -1,5 +1,5 @@
-// A throw-away certificate authority and a server certificate it signed (for localhost and
-// 127.0.0.1), made with the openssl command at test time: nothing committed can expire, and no
+// A throw-away certificate authority and a server certificate it signed (for localhost, 127.0.0.1
+// and proxied.test, a name only the test proxies resolve), made with the openssl command at test time: nothing committed can expire, and no
 // private key lives in the repository. EC P-256 keys take milliseconds to make.
 import { afterAll, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -34,7 +34,7 @@ export function createTestCertificates(): TestCertificates {
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
   openssl(['req', '-new', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'], dir);
   fs.writeFileSync(path.join(dir, 'server.ext'), [
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    'subjectAltName=DNS:localhost,DNS:proxied.test,IP:127.0.0.1',
     'basicConstraints=CA:FALSE',
     'keyUsage=critical,digitalSignature',
     'extendedKeyUsage=serverAuth',
