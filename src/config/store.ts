@@ -7,6 +7,7 @@
 // signal again, which turned one Ctrl-C into two outcomes (issue 13, item 12), and no option turns
 // that off. What is left of it here is the rename, a dozen lines.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
 import { whereJsonFails } from '../shared/text.js';
@@ -56,12 +57,40 @@ const LOCK_WAIT_MS = 10_000;
 /** For locks whose holder cannot be checked: another host's, or an older mkt's (empty). */
 const LOCK_STALE_MS = 10_000;
 
-/** Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. */
-export function defaultConfigDir(env: Readonly<Record<string, string | undefined>>): string {
-  const home = env.HOME ?? env.USERPROFILE ?? '.';
-  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'mkt', 'Config');
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'mkt');
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'mkt');
+/**
+ * Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. The
+ * home directory is HOME (USERPROFILE on Windows), else the account's own from the system
+ * (`homedir`, which reads the password database when HOME is unset); a relative XDG_CONFIG_HOME is
+ * ignored, as the XDG base directory specification says. Never a relative path: `env -u HOME mkt
+ * login` once wrote the token into ./.config of whatever directory it ran in (issue 19, item 9).
+ */
+export function defaultConfigDir(env: Readonly<Record<string, string | undefined>>, homedir: () => string = systemHomedir): string {
+  const windows = process.platform === 'win32';
+  const mac = process.platform === 'darwin';
+  const xdg = absolute(env.XDG_CONFIG_HOME);
+  const appData = absolute(env.APPDATA);
+  if (!windows && !mac && xdg !== undefined) return path.join(xdg, 'mkt');
+  if (windows && appData !== undefined) return path.join(appData, 'mkt', 'Config');
+  const home = absolute(env.HOME) ?? absolute(env.USERPROFILE) ?? absolute(homedir());
+  if (home === undefined) {
+    throw new ConfigError('cannot find the home directory for the config file: HOME is not set (or not an absolute path), and the system names none for this account',
+      'set HOME to your home directory, or MKT_CONFIG_DIR to the directory for config.json');
+  }
+  if (windows) return path.join(home, 'AppData', 'Roaming', 'mkt', 'Config');
+  if (mac) return path.join(home, 'Library', 'Preferences', 'mkt');
+  return path.join(home, '.config', 'mkt');
+}
+
+function absolute(value: string | undefined): string | undefined {
+  return value !== undefined && value !== '' && path.isAbsolute(value) ? value : undefined;
+}
+
+function systemHomedir(): string {
+  try {
+    return os.homedir();
+  } catch {
+    return ''; // no HOME and no password entry (a container's arbitrary uid)
+  }
 }
 
 export interface PermissionReport {
