@@ -108,7 +108,8 @@ export class ConfigStore {
   readonly #onWarning: (message: string) => void;
   readonly #signal: AbortSignal | undefined;
   #data: ConfigData | undefined;
-  #checked = false;
+  #warned = false;
+  #repaired = false;
 
   constructor(options: ConfigStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -122,6 +123,7 @@ export class ConfigStore {
   read(): ConfigData {
     if (this.#data === undefined) {
       this.#data = this.#parse();
+      this.#warnPermissions();
       this.#tidy();
     }
     return this.#data;
@@ -147,11 +149,12 @@ export class ConfigStore {
     } catch (error) {
       throw configFault(error, `create the config directory ${this.dir}`, nearestExisting(this.dir));
     }
-    this.#repairPermissions();
     try {
       await withFileLock(this.#lock, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, signal: this.#signal }, () => {
         this.#removeLeftovers();
         const data = this.#parse();
+        // Only now, with the file read and found to be mkt's config (a link's target included).
+        this.#repairPermissions();
         const profiles = { ...data.profiles };
         const next = change({ ...profiles[name] });
         if (next === undefined) delete profiles[name];
@@ -188,7 +191,6 @@ export class ConfigStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw configFault(error, `read the config file ${this.path}`, this.dir);
     }
-    this.#repairPermissions();
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -278,9 +280,26 @@ export class ConfigStore {
     }
   }
 
+  /**
+   * A read changes nothing: it says what is too open, and how to close it. `mkt status` once chmod-ed
+   * whatever config.json linked to before finding it was not a config at all (issue 19, item 10).
+   */
+  #warnPermissions(): void {
+    if (this.#warned || process.platform === 'win32') return;
+    this.#warned = true;
+    for (const target of [this.dir, this.path]) {
+      const mode = modeOf(target);
+      if (mode === undefined || (mode & 0o077) === 0) continue;
+      const mine = fs.statSync(target).uid === process.getuid?.();
+      this.#onWarning(`${target} is readable by other users (mode ${formatMode(mode)}): `
+        + `${mine ? 'mkt closes it at its next write, or run' : 'its owner can close it with'} chmod ${formatMode(mode & 0o700)} ${target}`);
+    }
+  }
+
+  /** Under the lock, once the file is known to be mkt's config (or absent): the modes made private. */
   #repairPermissions(): void {
-    if (this.#checked || process.platform === 'win32') return;
-    this.#checked = true;
+    if (this.#repaired || process.platform === 'win32') return;
+    this.#repaired = true;
     for (const target of [this.dir, this.path]) {
       const mode = modeOf(target);
       if (mode === undefined || (mode & 0o077) === 0) continue;
