@@ -8,13 +8,25 @@ import type { TokenResponse } from '../api/types.js';
 import type { ProfileRecord, TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { formatAge } from '../shared/time.js';
+import { stripControl } from '../shared/text.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
 import { holdSecret } from './secrets.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
-/** Tokens with less than this left are renewed when client credentials are at hand. */
+/**
+ * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the
+ * token's lifetime, at most a minute. A fixed minute renewed a 30 s token at every poll of a watch
+ * (issue 19, item 7); a tenth lets it serve 27 s, and an hour's token 59 minutes.
+ */
 export const RENEW_BEFORE_MS = 60_000;
+export const RENEW_FRACTION = 0.1;
+
+/** How long before `token` expires it is renewed; a minute when its lifetime is unknown. */
+export function renewalMargin(token: Pick<TokenRecord, 'expires_at' | 'obtained_at'>): number {
+  const lifetime = Date.parse(token.expires_at ?? '') - Date.parse(token.obtained_at);
+  return Number.isFinite(lifetime) && lifetime > 0 ? Math.min(RENEW_BEFORE_MS, Math.round(lifetime * RENEW_FRACTION)) : RENEW_BEFORE_MS;
+}
 
 export interface SecretSource {
   /** The flag that reads standard input, e.g. --with-api-key. */
@@ -163,6 +175,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
 
   const profile = settings.profile.value;
   const problem = tokenProblem(token.value, baseUrl, deps.now());
+  if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
   if (problem === undefined) return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
 
   const clientId = deps.env.MKT_CLIENT_ID;
@@ -176,7 +189,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
     return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
   }
   if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
-  const where = problem.kind === 'unusable' ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
+  const where = problem.kind === 'unusable' || problem.unreadableExpiry ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
   throw new CredentialsError(`${problem.message} (${where})`, credentialsHint(settings, problem, baseUrl));
 }
 
@@ -202,6 +215,8 @@ export function isBearerToken(value: string): boolean {
 export interface TokenProblem {
   kind: 'missing' | 'unusable' | 'expired' | 'expiring' | 'other-service';
   message: string;
+  /** The stored expires_at is not a date: the token counts as expired (issue 19, item 8). */
+  unreadableExpiry?: boolean;
 }
 
 export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | undefined, now: number): TokenProblem | undefined {
@@ -214,8 +229,18 @@ export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | u
     return { kind: 'other-service', message: `the stored token was issued by ${token.base_url}, not ${baseUrl}` };
   }
   if (token.expires_at === undefined) return undefined;
-  const left = Date.parse(token.expires_at) - now;
+  const left = expiresIn(token.expires_at, now);
+  if (left === undefined) {
+    const shown = JSON.stringify(stripControl(String(token.expires_at)).slice(0, 40));
+    return { kind: 'expired', message: `the stored token's expiry ${shown} is not a date, so it counts as expired`, unreadableExpiry: true };
+  }
   if (left <= 0) return { kind: 'expired', message: `the stored token expired ${formatAge(-left)} ago` };
-  if (left < RENEW_BEFORE_MS) return { kind: 'expiring', message: `the stored token expires in ${formatAge(left)}` };
+  if (left < renewalMargin(token)) return { kind: 'expiring', message: `the stored token expires in ${formatAge(left)}` };
   return undefined;
+}
+
+/** Milliseconds from `now` to a stored expires_at (negative once past); undefined when it is not a date. */
+export function expiresIn(expiresAt: unknown, now: number): number | undefined {
+  const at = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
+  return Number.isFinite(at) ? at - now : undefined;
 }
