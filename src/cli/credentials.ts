@@ -1,7 +1,6 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { clientCredentials } from '../api/auth.js';
 import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
@@ -12,6 +11,7 @@ import { stripControl } from '../shared/text.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
 import { holdSecret } from './secrets.js';
+import { renewToken, tokenRecord, withRenewal, type RenewableCredentials, type RenewalTarget } from './token-renewal.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
 /**
@@ -105,18 +105,7 @@ export interface SaveTokenInput {
  * changed, for the confirmation; undefined when none did.
  */
 export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<{ record: TokenRecord; saved: string | undefined }> {
-  const now = deps.now();
-  const record: TokenRecord = {
-    access_token: input.token.accessToken,
-    token_type: input.token.tokenType,
-    ...(input.token.expiresIn !== undefined ? { expires_at: new Date(now + input.token.expiresIn * 1000).toISOString() } : {}),
-    ...(input.token.scope !== undefined ? { scope: input.token.scope } : {}),
-    ...(input.organizationId ? { organization_id: input.organizationId } : {}),
-    base_url: input.baseUrl,
-    source: input.source,
-    ...(input.clientId ? { client_id: input.clientId } : {}),
-    obtained_at: new Date(now).toISOString(),
-  };
+  const record = tokenRecord(deps.now(), input.token, input);
   const changed: string[] = [];
   await deps.config.updateProfile(input.profile, (profile) => {
     changed.length = 0;
@@ -148,11 +137,18 @@ export function settingsToKeep(settings: Settings, baseUrl: string, organization
   };
 }
 
-export interface Credentials {
+export interface Credentials extends RenewableCredentials {
   baseUrl: string;
   organizationId: string;
-  accessToken: string;
   settings: Settings;
+}
+
+/**
+ * A token, and where to send it, for `call`; a 401 to it renews the token once with client
+ * credentials, and `call` runs once more (./token-renewal.ts).
+ */
+export async function withCredentials<T>(deps: Deps, flags: TargetFlags, http: HttpOptions, call: (credentials: Credentials) => Promise<T>): Promise<T> {
+  return withRenewal(await requireCredentials(deps, flags, http), call, http);
 }
 
 /** A token to call the service with, or a CredentialsError (exit 4) that says how to get one. */
@@ -174,21 +170,28 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
   }
 
   const profile = settings.profile.value;
-  const problem = tokenProblem(token.value, baseUrl, deps.now());
+  const now = deps.now();
+  const problem = tokenProblem(token.value, baseUrl, now);
   if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
-  if (problem === undefined) return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
-
   const clientId = deps.env.MKT_CLIENT_ID;
   const clientSecret = deps.env.MKT_CLIENT_SECRET;
-  if (clientId && clientSecret && problem.kind !== 'other-service') {
+  const renewable = Boolean(clientId && clientSecret) && problem?.kind !== 'other-service';
+  const target = (organizationId: string): RenewalTarget => ({
+    profile, baseUrl, organizationId, clientId: clientId!, clientSecret: clientSecret!,
+    isFresh: (stored) => tokenProblem(stored, baseUrl, deps.now()) === undefined,
+  });
+  const credentials = (organizationId: string, accessToken: string): Credentials => ({
+    baseUrl, organizationId, accessToken, settings,
+    ...(renewable ? { renew: (rejected: string) => renewToken(deps, target(organizationId), http, rejected) } : {}),
+  });
+  if (problem === undefined) return credentials(requireOrg(), token.value!.access_token);
+
+  if (renewable) {
     const organizationId = requireOrg();
     http.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
-    const fresh = await clientCredentials(http, baseUrl, clientId, clientSecret);
-    holdSecret(deps, fresh.accessToken);
-    await saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
-    return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
+    return credentials(organizationId, await renewToken(deps, target(organizationId), http));
   }
-  if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
+  if (problem.kind === 'expiring') return credentials(requireOrg(), token.value!.access_token);
   const where = problem.kind === 'unusable' || problem.unreadableExpiry ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
   throw new CredentialsError(`${problem.message} (${where})`, credentialsHint(settings, problem, baseUrl));
 }

@@ -126,6 +126,10 @@ function quotesAuthHint(context: ErrorContext): string {
   if (settings?.token.kind === 'env') {
     return 'MKT_TOKEN is set, and overrides any stored token: the service refused it (invalid or expired); set a fresh one (`mkt token --print`) or unset MKT_TOKEN';
   }
+  // With client credentials, a 401 has already been answered with a new token, refused as well.
+  if (context.deps?.env.MKT_CLIENT_ID && context.deps.env.MKT_CLIENT_SECRET) {
+    return 'the service refused a token mkt had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET: check that the base URL is the service that issued it, or report it to the service';
+  }
   if (settings?.token.value?.source === 'client-credentials') {
     return `the token is invalid or expired: run \`mkt token${profile}\` for a new one (with MKT_CLIENT_ID and MKT_CLIENT_SECRET set, mkt renews it by itself)`;
   }
