@@ -157,7 +157,9 @@ function explainPlan(error: RateLimitError, context: ErrorContext): Words | unde
   const plan = error.plan;
   if (plan === undefined || !(plan.limit > 0) || !(plan.windowMs > 0) || !(plan.requests > 0)) return undefined;
   // The time to send them all at the service's rate, as a person would reckon it.
-  const needMs = Math.round((plan.requests / plan.limit) * plan.windowMs);
+  // Never less than the plan's own wait: a huge limit with none left in this window still waits for
+  // its reset (RateLimit-Limit: 4294967296, Remaining: 0, Reset: 59 once read "about 0s").
+  const needMs = Math.max(plan.waitMs, Math.round((plan.requests / plan.limit) * plan.windowMs));
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
   const requests = count(plan.requests, 'request');
   const work = context.symbolCount === undefined ? requests : `${count(context.symbolCount, 'symbol')} need ${requests}`;
