@@ -32,10 +32,16 @@ const options = {
  */
 export function parseJsonExact(text: string): unknown {
   try {
-    return parse(text, null, options);
+    // A byte-order mark before the JSON is one a parser may ignore (RFC 8259 §8.1); so it is.
+    return parse(withoutBom(text), null, options);
   } catch (error) {
     if (error instanceof SyntaxError && error.message.startsWith('a member name')) throw error;
     const position = /position (\d+)/.exec(String((error as Error).message))?.[1];
     throw new SyntaxError(position === undefined ? 'not valid JSON' : `not valid JSON at position ${position}`);
   }
+}
+
+/** `text` without a leading UTF-8 byte-order mark (U+FEFF once decoded). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -4,7 +4,7 @@
 import {
   ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError, ResponseError, ServerError, type ApiErrorInit,
 } from './errors.js';
-import { parseJsonExact } from './json.js';
+import { parseJsonExact, withoutBom } from './json.js';
 import type { HttpResponse } from './request.js';
 import { formatDuration, formatWait } from '../shared/duration.js';
 import { stripControl } from '../shared/text.js';
@@ -27,7 +27,7 @@ export function readErrorBody(response: HttpResponse): ErrorBody {
   const requestId = response.headers['x-request-id'];
   let body: unknown;
   try {
-    body = JSON.parse(response.text);
+    body = JSON.parse(withoutBom(response.text));
   } catch {
     const text = response.text.trim();
     const plain = text !== '' && !/^\s*</.test(text) && text.length <= 500 ? stripControl(text) : undefined;

@@ -1,20 +1,32 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { clientCredentials } from '../api/auth.js';
 import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import type { HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
 import type { ProfileRecord, TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { formatAge } from '../shared/time.js';
+import { stripControl } from '../shared/text.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
 import { holdSecret } from './secrets.js';
+import { renewToken, tokenRecord, withRenewal, type RenewableCredentials, type RenewalTarget } from './token-renewal.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
-/** Tokens with less than this left are renewed when client credentials are at hand. */
+/**
+ * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the
+ * token's lifetime, at most a minute. A fixed minute renewed a 30 s token at every poll of a watch
+ * (issue 19, item 7); a tenth lets it serve 27 s, and an hour's token 59 minutes.
+ */
 export const RENEW_BEFORE_MS = 60_000;
+export const RENEW_FRACTION = 0.1;
+
+/** How long before `token` expires it is renewed; a minute when its lifetime is unknown. */
+export function renewalMargin(token: Pick<TokenRecord, 'expires_at' | 'obtained_at'>): number {
+  const lifetime = Date.parse(token.expires_at ?? '') - Date.parse(token.obtained_at);
+  return Number.isFinite(lifetime) && lifetime > 0 ? Math.min(RENEW_BEFORE_MS, Math.round(lifetime * RENEW_FRACTION)) : RENEW_BEFORE_MS;
+}
 
 export interface SecretSource {
   /** The flag that reads standard input, e.g. --with-api-key. */
@@ -93,18 +105,7 @@ export interface SaveTokenInput {
  * changed, for the confirmation; undefined when none did.
  */
 export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<{ record: TokenRecord; saved: string | undefined }> {
-  const now = deps.now();
-  const record: TokenRecord = {
-    access_token: input.token.accessToken,
-    token_type: input.token.tokenType,
-    ...(input.token.expiresIn !== undefined ? { expires_at: new Date(now + input.token.expiresIn * 1000).toISOString() } : {}),
-    ...(input.token.scope !== undefined ? { scope: input.token.scope } : {}),
-    ...(input.organizationId ? { organization_id: input.organizationId } : {}),
-    base_url: input.baseUrl,
-    source: input.source,
-    ...(input.clientId ? { client_id: input.clientId } : {}),
-    obtained_at: new Date(now).toISOString(),
-  };
+  const record = tokenRecord(deps.now(), input.token, input);
   const changed: string[] = [];
   await deps.config.updateProfile(input.profile, (profile) => {
     changed.length = 0;
@@ -136,11 +137,18 @@ export function settingsToKeep(settings: Settings, baseUrl: string, organization
   };
 }
 
-export interface Credentials {
+export interface Credentials extends RenewableCredentials {
   baseUrl: string;
   organizationId: string;
-  accessToken: string;
   settings: Settings;
+}
+
+/**
+ * A token, and where to send it, for `call`; a 401 to it renews the token once with client
+ * credentials, and `call` runs once more (./token-renewal.ts).
+ */
+export async function withCredentials<T>(deps: Deps, flags: TargetFlags, http: HttpOptions, call: (credentials: Credentials) => Promise<T>): Promise<T> {
+  return withRenewal(await requireCredentials(deps, flags, http), call, http);
 }
 
 /** A token to call the service with, or a CredentialsError (exit 4) that says how to get one. */
@@ -162,21 +170,29 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, http: H
   }
 
   const profile = settings.profile.value;
-  const problem = tokenProblem(token.value, baseUrl, deps.now());
-  if (problem === undefined) return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
-
+  const now = deps.now();
+  const problem = tokenProblem(token.value, baseUrl, now);
+  if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
   const clientId = deps.env.MKT_CLIENT_ID;
   const clientSecret = deps.env.MKT_CLIENT_SECRET;
-  if (clientId && clientSecret && problem.kind !== 'other-service') {
+  const renewable = Boolean(clientId && clientSecret) && problem?.kind !== 'other-service';
+  const target = (organizationId: string): RenewalTarget => ({
+    profile, baseUrl, organizationId, clientId: clientId!, clientSecret: clientSecret!,
+    isFresh: (stored) => tokenProblem(stored, baseUrl, deps.now()) === undefined,
+  });
+  const credentials = (organizationId: string, accessToken: string): Credentials => ({
+    baseUrl, organizationId, accessToken, settings,
+    ...(renewable ? { renew: (rejected: string) => renewToken(deps, target(organizationId), http, rejected) } : {}),
+  });
+  if (problem === undefined) return credentials(requireOrg(), token.value!.access_token);
+
+  if (renewable) {
     const organizationId = requireOrg();
     http.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
-    const fresh = await clientCredentials(http, baseUrl, clientId, clientSecret);
-    holdSecret(deps, fresh.accessToken);
-    await saveToken(deps, { profile, token: fresh, source: 'client-credentials', baseUrl, organizationId, clientId });
-    return { baseUrl, organizationId, accessToken: fresh.accessToken, settings };
+    return credentials(organizationId, await renewToken(deps, target(organizationId), http));
   }
-  if (problem.kind === 'expiring') return { baseUrl, organizationId: requireOrg(), accessToken: token.value!.access_token, settings };
-  const where = problem.kind === 'unusable' ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
+  if (problem.kind === 'expiring') return credentials(requireOrg(), token.value!.access_token);
+  const where = problem.kind === 'unusable' || problem.unreadableExpiry ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
   throw new CredentialsError(`${problem.message} (${where})`, credentialsHint(settings, problem, baseUrl));
 }
 
@@ -202,6 +218,8 @@ export function isBearerToken(value: string): boolean {
 export interface TokenProblem {
   kind: 'missing' | 'unusable' | 'expired' | 'expiring' | 'other-service';
   message: string;
+  /** The stored expires_at is not a date: the token counts as expired (issue 19, item 8). */
+  unreadableExpiry?: boolean;
 }
 
 export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | undefined, now: number): TokenProblem | undefined {
@@ -214,8 +232,18 @@ export function tokenProblem(token: TokenRecord | undefined, baseUrl: string | u
     return { kind: 'other-service', message: `the stored token was issued by ${token.base_url}, not ${baseUrl}` };
   }
   if (token.expires_at === undefined) return undefined;
-  const left = Date.parse(token.expires_at) - now;
+  const left = expiresIn(token.expires_at, now);
+  if (left === undefined) {
+    const shown = JSON.stringify(stripControl(String(token.expires_at)).slice(0, 40));
+    return { kind: 'expired', message: `the stored token's expiry ${shown} is not a date, so it counts as expired`, unreadableExpiry: true };
+  }
   if (left <= 0) return { kind: 'expired', message: `the stored token expired ${formatAge(-left)} ago` };
-  if (left < RENEW_BEFORE_MS) return { kind: 'expiring', message: `the stored token expires in ${formatAge(left)}` };
+  if (left < renewalMargin(token)) return { kind: 'expiring', message: `the stored token expires in ${formatAge(left)}` };
   return undefined;
+}
+
+/** Milliseconds from `now` to a stored expires_at (negative once past); undefined when it is not a date. */
+export function expiresIn(expiresAt: unknown, now: number): number | undefined {
+  const at = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
+  return Number.isFinite(at) ? at - now : undefined;
 }

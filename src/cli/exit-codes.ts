@@ -1,6 +1,6 @@
 // The one exit-code contract, for every command (README "Exit codes", `mkt help exit-codes`).
 import {
-  AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, OptionsError, RateLimitError, ServerError,
+  AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, OptionsError, RateLimitError, ResponseError, ServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { InterruptSignal } from './deps.js';
@@ -51,8 +51,9 @@ export function errorCodeFor(error: unknown): string {
 }
 
 export function statusFor(error: unknown): number | null {
-  // A rate-limit plan foreseen before any answer has status 0: nothing came back.
-  return error instanceof ApiError && error.status > 0 ? error.status : null;
+  // A rate-limit plan foreseen before any answer has status 0: nothing came back. A response the
+  // client cannot use (a 200 that is not JSON, a 204) reports the status that came.
+  return (error instanceof ApiError || error instanceof ResponseError) && error.status > 0 ? error.status : null;
 }
 
 /**

@@ -126,6 +126,10 @@ function quotesAuthHint(context: ErrorContext): string {
   if (settings?.token.kind === 'env') {
     return 'MKT_TOKEN is set, and overrides any stored token: the service refused it (invalid or expired); set a fresh one (`mkt token --print`) or unset MKT_TOKEN';
   }
+  // With client credentials, a 401 has already been answered with a new token, refused as well.
+  if (context.deps?.env.MKT_CLIENT_ID && context.deps.env.MKT_CLIENT_SECRET) {
+    return 'the service refused a token mkt had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET: check that the base URL is the service that issued it, or report it to the service';
+  }
   if (settings?.token.value?.source === 'client-credentials') {
     return `the token is invalid or expired: run \`mkt token${profile}\` for a new one (with MKT_CLIENT_ID and MKT_CLIENT_SECRET set, mkt renews it by itself)`;
   }
@@ -153,7 +157,9 @@ function explainPlan(error: RateLimitError, context: ErrorContext): Words | unde
   const plan = error.plan;
   if (plan === undefined || !(plan.limit > 0) || !(plan.windowMs > 0) || !(plan.requests > 0)) return undefined;
   // The time to send them all at the service's rate, as a person would reckon it.
-  const needMs = Math.round((plan.requests / plan.limit) * plan.windowMs);
+  // Never less than the plan's own wait: a huge limit with none left in this window still waits for
+  // its reset (RateLimit-Limit: 4294967296, Remaining: 0, Reset: 59 once read "about 0s").
+  const needMs = Math.max(plan.waitMs, Math.round((plan.requests / plan.limit) * plan.windowMs));
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
   const requests = count(plan.requests, 'request');
   const work = context.symbolCount === undefined ? requests : `${count(context.symbolCount, 'symbol')} need ${requests}`;

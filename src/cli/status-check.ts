@@ -5,7 +5,7 @@
 import { ApiError, NetworkError, ResponseError } from '../api/errors.js';
 import { getQuotes } from '../api/quotes.js';
 import type { StatusOptions } from './commands/status.js';
-import { requireCredentials } from './credentials.js';
+import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
@@ -26,10 +26,9 @@ export async function checkWithService(deps: Deps, options: StatusOptions, state
   const symbol = symbols[0]!;
   const http = await createHttp(deps, options, state, 1);
   try {
-    const credentials = await requireCredentials(deps, options, http);
-    const result = await getQuotes(http, {
+    const result = await withCredentials(deps, options, http, (credentials) => getQuotes(http, {
       baseUrl: credentials.baseUrl, accessToken: credentials.accessToken, organizationId: credentials.organizationId, symbols: [symbol],
-    });
+    }));
     const limit = result.rateLimit;
     report.check = {
       ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,

@@ -71,7 +71,8 @@ export function renderStatus(report: StatusReport): string {
     if (token.expires_in_seconds !== null) {
       const age = formatAge(Math.abs(token.expires_in_seconds) * 1000);
       rows.push(['  Expires', `${token.expired ? `expired ${age} ago` : `in ${age}`} (${token.expires_at})`]);
-    } else if (token.obtained_via !== 'environment') rows.push(['  Expires', 'unknown (the service gave no expires_in)']);
+    } else if (token.expires_at !== null) rows.push(['  Expires', `unreadable (${token.expires_at}): counts as expired`]);
+    else if (token.obtained_via !== 'environment') rows.push(['  Expires', 'unknown (the service gave no expires_in)']);
     rows.push(['  Fingerprint', token.fingerprint ?? '?']);
   }
   const file = report.config_file;

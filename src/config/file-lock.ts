@@ -49,15 +49,15 @@ interface Seen {
 // Claims of claims are taken only when their holders died too, one level per death.
 const MAX_DEPTH = 4;
 
-/** Runs `work` holding `lock`; waits (interruptibly) while a live writer holds it. */
-export async function withFileLock<T>(lock: string, options: LockOptions, work: () => T): Promise<T> {
+/** Runs `work` holding `lock` until it settles; waits (interruptibly) while a live writer holds it. */
+export async function withFileLock<T>(lock: string, options: LockOptions, work: () => T | Promise<T>): Promise<T> {
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     if (options.signal?.aborted) throw new AbortError();
     const attempt = tryLock(lock, options.staleMs);
     if ('release' in attempt) {
       try {
-        return work();
+        return await work();
       } finally {
         attempt.release();
       }

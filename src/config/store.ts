@@ -7,6 +7,7 @@
 // signal again, which turned one Ctrl-C into two outcomes (issue 13, item 12), and no option turns
 // that off. What is left of it here is the rename, a dozen lines.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
 import { whereJsonFails } from '../shared/text.js';
@@ -41,6 +42,14 @@ export interface ConfigData {
   profiles?: Record<string, ProfileRecord>;
 }
 
+/** The config file while this run holds its lock. */
+export interface LockedConfig {
+  /** The file as read under the lock, or as last written by `update`. */
+  data(): ConfigData;
+  /** Changes the profiles (a copy, edited in place) and writes the file, at once. */
+  update(change: (profiles: Record<string, ProfileRecord>) => void): void;
+}
+
 export interface ConfigStoreOptions {
   /** The directory holding config.json. */
   dir: string;
@@ -56,12 +65,40 @@ const LOCK_WAIT_MS = 10_000;
 /** For locks whose holder cannot be checked: another host's, or an older mkt's (empty). */
 const LOCK_STALE_MS = 10_000;
 
-/** Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. */
-export function defaultConfigDir(env: Readonly<Record<string, string | undefined>>): string {
-  const home = env.HOME ?? env.USERPROFILE ?? '.';
-  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'mkt', 'Config');
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'mkt');
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'mkt');
+/**
+ * Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. The
+ * home directory is HOME (USERPROFILE on Windows), else the account's own from the system
+ * (`homedir`, which reads the password database when HOME is unset); a relative XDG_CONFIG_HOME is
+ * ignored, as the XDG base directory specification says. Never a relative path: `env -u HOME mkt
+ * login` once wrote the token into ./.config of whatever directory it ran in (issue 19, item 9).
+ */
+export function defaultConfigDir(env: Readonly<Record<string, string | undefined>>, homedir: () => string = systemHomedir): string {
+  const windows = process.platform === 'win32';
+  const mac = process.platform === 'darwin';
+  const xdg = absolute(env.XDG_CONFIG_HOME);
+  const appData = absolute(env.APPDATA);
+  if (!windows && !mac && xdg !== undefined) return path.join(xdg, 'mkt');
+  if (windows && appData !== undefined) return path.join(appData, 'mkt', 'Config');
+  const home = absolute(env.HOME) ?? absolute(env.USERPROFILE) ?? absolute(homedir());
+  if (home === undefined) {
+    throw new ConfigError('cannot find the home directory for the config file: HOME is not set (or not an absolute path), and the system names none for this account',
+      'set HOME to your home directory, or MKT_CONFIG_DIR to the directory for config.json');
+  }
+  if (windows) return path.join(home, 'AppData', 'Roaming', 'mkt', 'Config');
+  if (mac) return path.join(home, 'Library', 'Preferences', 'mkt');
+  return path.join(home, '.config', 'mkt');
+}
+
+function absolute(value: string | undefined): string | undefined {
+  return value !== undefined && value !== '' && path.isAbsolute(value) ? value : undefined;
+}
+
+function systemHomedir(): string {
+  try {
+    return os.homedir();
+  } catch {
+    return ''; // no HOME and no password entry (a container's arbitrary uid)
+  }
 }
 
 export interface PermissionReport {
@@ -79,7 +116,8 @@ export class ConfigStore {
   readonly #onWarning: (message: string) => void;
   readonly #signal: AbortSignal | undefined;
   #data: ConfigData | undefined;
-  #checked = false;
+  #warned = false;
+  #repaired = false;
 
   constructor(options: ConfigStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -93,6 +131,7 @@ export class ConfigStore {
   read(): ConfigData {
     if (this.#data === undefined) {
       this.#data = this.#parse();
+      this.#warnPermissions();
       this.#tidy();
     }
     return this.#data;
@@ -112,31 +151,64 @@ export class ConfigStore {
    * profile. A read-only config.json is refused, not replaced.
    */
   async updateProfile(name: string, change: (current: ProfileRecord) => ProfileRecord | undefined): Promise<void> {
+    await this.updateProfiles((profiles) => {
+      const next = change({ ...profiles[name] });
+      if (next === undefined) delete profiles[name];
+      else profiles[name] = next;
+    });
+  }
+
+  /**
+   * Read-modify-write of every profile at once, in one write: `change` edits the copy it is given
+   * (`mkt logout --all` on 1,000 profiles once made 1,000 writes, each reading the whole file).
+   */
+  async updateProfiles(change: (profiles: Record<string, ProfileRecord>) => void): Promise<void> {
+    await this.withLock(async (locked) => locked.update(change));
+  }
+
+  /**
+   * Runs `work` holding the lock, with the file as it is now on disk (not as this run first read
+   * it): what it writes through `locked.update` no other mkt can write in between. Renewing a token
+   * is a read, a request and a write under it, so that twenty runs that find the token stale send
+   * one token request, not twenty (issue 19, item 5). `waitMs`: how long to wait for another holder,
+   * which may itself be waiting for the service.
+   */
+  async withLock<T>(work: (locked: LockedConfig) => Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
     this.read(); // a corrupt file is reported before anything is created
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
     } catch (error) {
       throw configFault(error, `create the config directory ${this.dir}`, nearestExisting(this.dir));
     }
-    this.#repairPermissions();
     try {
-      await withFileLock(this.#lock, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, signal: this.#signal }, () => {
+      return await withFileLock(this.#lock, { waitMs, staleMs: LOCK_STALE_MS, signal: this.#signal }, async () => {
         this.#removeLeftovers();
-        const data = this.#parse();
-        const profiles = { ...data.profiles };
-        const next = change({ ...profiles[name] });
-        if (next === undefined) delete profiles[name];
-        else profiles[name] = next;
-        // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
-        if (this.#signal?.aborted) throw new AbortError();
-        const written = { ...data, profiles };
-        this.#write(written);
-        this.#data = written;
+        let data = this.#parse();
+        // Only now, with the file read and found to be mkt's config (a link's target included).
+        this.#repairPermissions();
+        this.#data = data;
+        return work({
+          data: () => data,
+          update: (change) => {
+            const profiles = { ...data.profiles };
+            change(profiles);
+            // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
+            if (this.#signal?.aborted) throw new AbortError();
+            const written = { ...data, profiles };
+            try {
+              this.#write(written);
+            } catch (error) {
+              throw configFault(error, `write the config file ${this.path}`, this.dir);
+            }
+            data = written;
+            this.#data = written;
+          },
+        });
       });
     } catch (error) {
       if (error instanceof LockBusyError) {
         const who = error.holder ? `another mkt (pid ${error.holder.pid} on ${error.holder.host})` : 'another mkt';
-        throw new ConfigError(`${who} has been writing ${this.path} for ${LOCK_WAIT_MS / 1000} s and still holds ${this.#lock}`,
+        throw new ConfigError(`${who} has been writing ${this.path} for ${Math.round(waitMs / 1000)} s and still holds ${this.#lock}`,
           `wait for it to finish; if no mkt is running, remove ${this.#lock}`);
       }
       throw configFault(error, `write the config file ${this.path}`, this.dir);
@@ -159,7 +231,6 @@ export class ConfigStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw configFault(error, `read the config file ${this.path}`, this.dir);
     }
-    this.#repairPermissions();
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -249,9 +320,26 @@ export class ConfigStore {
     }
   }
 
+  /**
+   * A read changes nothing: it says what is too open, and how to close it. `mkt status` once chmod-ed
+   * whatever config.json linked to before finding it was not a config at all (issue 19, item 10).
+   */
+  #warnPermissions(): void {
+    if (this.#warned || process.platform === 'win32') return;
+    this.#warned = true;
+    for (const target of [this.dir, this.path]) {
+      const mode = modeOf(target);
+      if (mode === undefined || (mode & 0o077) === 0) continue;
+      const mine = fs.statSync(target).uid === process.getuid?.();
+      this.#onWarning(`${target} is readable by other users (mode ${formatMode(mode)}): `
+        + `${mine ? 'mkt closes it at its next write, or run' : 'its owner can close it with'} chmod ${formatMode(mode & 0o700)} ${target}`);
+    }
+  }
+
+  /** Under the lock, once the file is known to be mkt's config (or absent): the modes made private. */
   #repairPermissions(): void {
-    if (this.#checked || process.platform === 'win32') return;
-    this.#checked = true;
+    if (this.#repaired || process.platform === 'win32') return;
+    this.#repaired = true;
     for (const target of [this.dir, this.path]) {
       const mode = modeOf(target);
       if (mode === undefined || (mode & 0o077) === 0) continue;

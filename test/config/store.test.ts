@@ -25,7 +25,7 @@ describe('the config store', () => {
     expect(store.permissions()).toMatchObject({ safe: true, fileMode: 0o600, dirMode: 0o700 });
   });
 
-  it('repairs looser modes on read, with a warning', async () => {
+  it('warns of looser modes on read, changing nothing, and repairs them on write', async () => {
     const dir = path.join(tempDir(), 'cfg');
     await new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
     fs.chmodSync(store(dir).path, 0o644);
@@ -34,6 +34,10 @@ describe('the config store', () => {
     const reopened = new ConfigStore({ dir, onWarning: (message) => warnings.push(message) });
     expect(reopened.permissions().safe).toBe(false);
     expect(reopened.profile('default')).toEqual({ org: 'org_a' });
+    expect(mode(dir)).toBe(0o755);
+    expect(mode(reopened.path)).toBe(0o644);
+    expect(warnings.join('\n')).toMatch(/config\.json is readable by other users \(mode 0644\): mkt closes it at its next write, or run chmod 0600 /);
+    await reopened.updateProfile('default', () => ({ org: 'org_b' }));
     expect(mode(dir)).toBe(0o700);
     expect(mode(reopened.path)).toBe(0o600);
     expect(warnings.join('\n')).toMatch(/readable by other users \(mode 0644\); changed it to 0600/);
@@ -119,15 +123,16 @@ describe('the config store', () => {
     expect(fs.readdirSync(dotfiles)).toEqual(['mkt.json']);
   });
 
-  it('repairs a looser mode without making a read-only file writable', async () => {
+  it('leaves a read-only file read-only, and its mode as it was on read', async () => {
     const dir = path.join(tempDir(), 'cfg');
     fs.mkdirSync(dir, { mode: 0o700 });
     fs.writeFileSync(path.join(dir, 'config.json'), '{}', { mode: 0o444 });
     fs.chmodSync(path.join(dir, 'config.json'), 0o444);
     const warnings: string[] = [];
     expect(new ConfigStore({ dir, onWarning: (message) => warnings.push(message) }).read()).toEqual({});
-    expect(mode(path.join(dir, 'config.json'))).toBe(0o400);
-    expect(warnings).toEqual([`${path.join(dir, 'config.json')} was readable by other users (mode 0444); changed it to 0400`]);
+    expect(mode(path.join(dir, 'config.json'))).toBe(0o444);
+    expect(warnings).toEqual([expect.stringContaining(`${path.join(dir, 'config.json')} is readable by other users (mode 0444)`)]);
+    expect(warnings[0]).toMatch(/chmod 0400 /);
   });
 
   it('makes no write once its signal is aborted (Ctrl-C), waiting for the lock or not', async () => {

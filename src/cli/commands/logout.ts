@@ -1,5 +1,6 @@
 // mkt logout: forget stored tokens. The service defines no revocation, so say so.
 import type { Command } from 'commander';
+import type { TokenRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { formatAge } from '../../shared/time.js';
@@ -33,17 +34,30 @@ Examples:
 export async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
   if (options.all && options.profile !== undefined) throw new UsageError('--all and --profile cannot be used together');
   const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
-  let removed = 0;
-  for (const name of names) {
-    const token = deps.config.profile(name)?.token;
-    if (!token) continue;
-    await deps.config.updateProfile(name, ({ token: _dropped, ...rest }) => rest);
-    removed++;
-    const left = token.expires_at ? Date.parse(token.expires_at) - deps.now() : undefined;
-    const validity = left === undefined ? 'until it expires' : left > 0 ? `for ${formatAge(left)} more, until it expires` : 'no longer (it had expired)';
-    deps.io.stderr.write(`Removed the stored token of profile ${name}. The service defines no revocation: the token stays valid ${validity}.\n`);
+  const removed: Array<{ name: string; token: TokenRecord }> = [];
+  if (names.some((name) => deps.config.profile(name)?.token)) {
+    // One write for all the profiles: one per profile, each reading and writing the whole file, took
+    // 3.7 s for 1,000 profiles and never let Ctrl-C in (issue 19, item 11).
+    await deps.config.updateProfiles((profiles) => {
+      removed.length = 0;
+      for (const name of names) {
+        const profile = profiles[name];
+        if (profile?.token === undefined) continue;
+        const { token, ...rest } = profile;
+        removed.push({ name, token });
+        profiles[name] = rest;
+      }
+    });
   }
-  if (removed === 0) deps.io.stderr.write(options.all ? 'No stored tokens.\n' : `No stored token for profile ${names[0]}.\n`);
-  if (deps.env.MKT_TOKEN) deps.io.stderr.write('note: MKT_TOKEN is still set in the environment.\n');
+  const now = deps.now();
+  let text = '';
+  for (const { name, token } of removed) {
+    const left = token.expires_at ? Date.parse(token.expires_at) - now : undefined;
+    const validity = left === undefined || Number.isNaN(left) ? 'until it expires' : left > 0 ? `for ${formatAge(left)} more, until it expires` : 'no longer (it had expired)';
+    text += `Removed the stored token of profile ${name}. The service defines no revocation: the token stays valid ${validity}.\n`;
+  }
+  if (removed.length === 0) text += options.all ? 'No stored tokens.\n' : `No stored token for profile ${names[0]}.\n`;
+  if (deps.env.MKT_TOKEN) text += 'note: MKT_TOKEN is still set in the environment.\n';
+  deps.io.stderr.write(text);
   return 0;
 }

@@ -5,7 +5,7 @@ import { MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../api/client-options.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
 import type { QuotesResult } from '../../api/types.js';
-import { requireCredentials } from '../credentials.js';
+import { withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
@@ -100,10 +100,10 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const format = chooseFormat(deps, options);
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
-  const credentials = await requireCredentials(deps, options, http);
   let result: QuotesResult;
   try {
-    result = await getQuotes(http, {
+    // A 401 renews a client-credentials token once and asks again (token-renewal.ts).
+    result = await withCredentials(deps, options, http, (credentials) => getQuotes(http, {
       baseUrl: credentials.baseUrl,
       accessToken: credentials.accessToken,
       organizationId: credentials.organizationId,
@@ -112,7 +112,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
       batchSize,
       concurrency,
       onProgress: http.cliProgress.onBatch,
-    });
+    }));
   } finally {
     http.cliProgress.stop();
   }

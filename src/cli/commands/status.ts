@@ -3,7 +3,7 @@
 // It never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { credentialsHint, isBearerToken, tokenProblem } from '../credentials.js';
+import { credentialsHint, expiresIn, isBearerToken, tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
@@ -69,14 +69,16 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
   // As requireCredentials does: client credentials in the environment get a token when none is usable.
   const renews = hasClientCredentials && problem !== undefined && problem.kind !== 'other-service';
   if (fromEnv && !isBearerToken(token!.access_token)) problems.push('MKT_TOKEN holds a character a bearer token cannot have (a space, a line break or another control character)');
-  if (problem && problem.kind !== 'expiring' && !renews) problems.push(`${problem.message}: ${credentialsHint(settings, problem, baseUrl)}`);
-  if (renews) warnings.push(`${problem!.message}; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it`);
+  const where = problem?.unreadableExpiry ? ` (${deps.config.path}, profile ${settings.profile.value})` : '';
+  if (problem && problem.kind !== 'expiring' && !renews) problems.push(`${problem.message}${where}: ${credentialsHint(settings, problem, baseUrl)}`);
+  if (renews) warnings.push(`${problem!.message}${where}; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it`);
   const tokenOrg = fromEnv ? undefined : token?.organization_id;
   if (tokenOrg && settings.org.value && tokenOrg !== settings.org.value && !renews) {
     warnings.push(`the stored token was issued for ${tokenOrg}, not ${settings.org.value} (from ${settings.org.source}): the service will refuse quotes (403) unless the token may act for ${settings.org.value} too`);
   }
   const expiresAt = token?.expires_at;
-  const left = expiresAt ? Date.parse(expiresAt) - now : undefined;
+  const unreadable = problem?.unreadableExpiry === true;
+  const left = expiresAt === undefined || unreadable ? undefined : expiresIn(expiresAt, now);
   const permissions = deps.config.permissions();
   return {
     schema_version: 1,
@@ -95,8 +97,10 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
       organization_id: token?.organization_id ?? null,
       issued_by: token?.base_url || null,
       expires_at: expiresAt ?? null,
-      expires_in_seconds: left === undefined ? null : Math.floor(left / 1000),
-      expired: left === undefined ? null : left <= 0,
+      // Whole seconds toward zero, as the problem line counts them: 1.5 s past is "expired 1s ago"
+      // in both (issue 17, item 4). An expiry that is not a date counts as expired (issue 19, item 8).
+      expires_in_seconds: left === undefined ? null : Math.trunc(left / 1000) + 0,
+      expired: unreadable ? true : left === undefined ? null : left <= 0,
       fingerprint: token ? await fingerprint(token.access_token) : null,
     },
     config_file: {

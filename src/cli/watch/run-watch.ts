@@ -28,7 +28,7 @@ import { createChangeTracker } from '../../render/changes.js';
 import type { History } from '../../render/sparkline.js';
 import { formatDuration, formatWait } from '../../shared/duration.js';
 import type { QuotesOptions } from '../commands/quotes.js';
-import { requireCredentials } from '../credentials.js';
+import { requireCredentials, withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
@@ -132,9 +132,9 @@ async function pollUntilDone(
     const last = count !== undefined && polls >= count;
     let next: NextPoll;
     try {
-      // Per poll: renews a client-credentials token before it expires (MKT_CLIENT_ID/SECRET).
-      const credentials = await requireCredentials(deps, options, context.credentialHttp);
-      const result = await getQuotes(context.pollHttp, {
+      // Per poll: renews a client-credentials token before it expires (MKT_CLIENT_ID/SECRET), and
+      // once after a 401, asking again.
+      const result = await withCredentials(deps, options, context.credentialHttp, (credentials) => getQuotes(context.pollHttp, {
         baseUrl: credentials.baseUrl,
         accessToken: credentials.accessToken,
         organizationId: credentials.organizationId,
@@ -142,7 +142,7 @@ async function pollUntilDone(
         venue: request.venue,
         batchSize: request.batchSize,
         concurrency: request.concurrency,
-      });
+      }));
       // A batch size the service stated (in a 400 the library answered by shrinking it) is kept for
       // the next polls, which would otherwise each begin with that refusal.
       request.batchSize ??= Math.ceil(request.symbols.length / Math.max(1, result.requests));
