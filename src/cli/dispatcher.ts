@@ -8,7 +8,9 @@
 // closes each connection made undici reconnect at once, forever (a closed socket is an error undici
 // retries by itself while a request waits: 185,000 CONNECTs a minute, issue 19). So every
 // connection mkt opens goes through guardConnector: a deadline for the proxy's tunnel, an end on
-// the run's signal, and a failed CONNECT that fails the request (one attempt of the retry policy).
+// the run's signal, and a failed CONNECT that fails the request (one attempt of the retry policy),
+// and an unsolicited `100 Continue` dropped before undici sees it (interim-responses.ts).
+import type { TLSSocket } from 'node:tls';
 import type { buildConnector, Dispatcher } from 'undici';
 import { loadDispatcherParts } from '../api/undici.js';
 import type { Deps } from './deps.js';
@@ -16,11 +18,16 @@ import { UsageError } from './errors.js';
 import { readFileLimited } from '../shared/read-limited.js';
 import { formatDuration } from '../shared/duration.js';
 import { isLoopback } from '../shared/loopback.js';
+import { skipUnsolicitedContinue } from './interim-responses.js';
 import { parseNoProxy } from './no-proxy.js';
 import { holdSecret } from './secrets.js';
 
 type Connector = buildConnector.connector;
 type Proxy = { value: string; source: string };
+
+// Node's default (--max-http-header-size), given explicitly so that undici need not load
+// node:http to read it (scripts/build.js, docs/benchmarks.md).
+const MAX_HEADER_SIZE = 16 * 1024;
 
 export async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, connections: number | undefined,
@@ -28,9 +35,6 @@ export async function createDispatcher(
 ): Promise<Dispatcher> {
   const env = deps.env;
   const connect: Record<string, unknown> = { timeout: timeoutMs };
-  // Node's default (--max-http-header-size), given explicitly so that undici need not load
-  // node:http to read it (scripts/build.js, docs/benchmarks.md).
-  const maxHeaderSize = 16 * 1024;
   const proxies = readProxyEnv(env);
   for (const proxy of [proxies.httpProxy, proxies.httpsProxy]) for (const secret of proxySecrets(proxy?.value)) holdSecret(deps, secret);
   if (caFile) {
@@ -43,7 +47,7 @@ export async function createDispatcher(
     return options.connections === 1 ? new Client(origin, settings) : new Pool(origin, settings);
   };
   // A direct connection has undici's connect timeout already; the guard adds the run's signal.
-  const direct = new Agent({ maxHeaderSize, connections, factory: (origin, options: Record<string, unknown>) =>
+  const direct = new Agent({ maxHeaderSize: MAX_HEADER_SIZE, connections, factory: (origin, options: Record<string, unknown>) =>
     pool(origin, options, guardConnector(buildConnector(connect), deps.signal)) });
   if (!proxies.httpProxy && !proxies.httpsProxy) return direct;
 
@@ -56,7 +60,7 @@ export async function createDispatcher(
     // Plain http goes through the proxy in absolute form (`GET http://host/path`), as curl does;
     // many proxies refuse CONNECT to ports other than 443. https always uses a CONNECT tunnel.
     proxyTunnel: false,
-    maxHeaderSize,
+    maxHeaderSize: MAX_HEADER_SIZE,
     connections,
     // A TLS connection to the proxy itself, and the tunnelled one to the service, trust the same CAs.
     proxyTls: connect,
@@ -110,7 +114,9 @@ export async function createDispatcher(
  * tunnel: the connection to the proxy, its answer to CONNECT and the TLS handshake inside) fails it
  * when it passes. The connector is handed a signal that aborts whatever is left (undici's ProxyAgent
  * passes it to its CONNECT request). A proxy that closed the connection is reported as a reset:
- * undici would take its own "socket closed" for a reason to reconnect at once, without end.
+ * undici would take its own "socket closed" for a reason to reconnect at once, without end. The
+ * connection undici gets skips an unsolicited `100 Continue` (interim-responses.ts); an HTTP/2 one
+ * (never negotiated: mkt does not set allowH2) is left alone.
  */
 function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: number): Connector {
   return (options, callback) => {
@@ -127,6 +133,7 @@ function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: 
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (args[0]) rest.abort();
+      else if ((args[1] as TLSSocket).alpnProtocol !== 'h2') skipUnsolicitedContinue(args[1], MAX_HEADER_SIZE);
       callback(...args);
     };
     const onAbort = () => settle(connectError('UND_ERR_ABORTED', 'interrupted'), null);

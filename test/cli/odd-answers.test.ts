@@ -1,5 +1,5 @@
 // Issue 19, item 12: a byte-order mark before the JSON, a rate limit of 2^32 with none left, and the
-// status of a 200 or 204 the client cannot use. (An unsolicited 100 Continue: see the skipped case.)
+// status of a 200 or 204 the client cannot use. (An unsolicited 100 Continue: interim-responses.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { runCli, type TestDepsOptions } from '../helpers/cli.js';
 import { useServers } from './fixtures.js';
