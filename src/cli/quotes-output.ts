@@ -2,7 +2,7 @@
 // warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
 import { quoteProblems } from '../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../api/types.js';
-import { renderCsv, renderJson, renderNdjson, renderTsv } from '../render/quotes.js';
+import { RENDERERS } from '../render/formats.js';
 import { isStale } from '../shared/time.js';
 import { stripControl } from '../shared/text.js';
 import { useAscii } from './charset.js';
@@ -30,7 +30,8 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
   // The table fits a terminal's width; in a pipe it has none and is drawn whole.
   const columns = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
-  deps.io.stdout.write(await render(options.format, result, stale, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
+  const view = { data: result.data, missing: result.missing, stale };
+  deps.io.stdout.write(await RENDERERS[options.format].render(view, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -45,28 +46,6 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
   for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
   return 0;
-}
-
-interface RenderOptions {
-  color: boolean;
-  now: number;
-  maxAgeMs: number | undefined;
-  columns: number | undefined;
-  ascii: boolean;
-}
-
-async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
-  switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
-    case 'ndjson': return renderNdjson(result.data);
-    case 'csv': return renderCsv(result.data);
-    case 'tsv': return renderTsv(result.data);
-    case 'table': {
-      // chalk loads only when a table is drawn.
-      const { renderTable } = await import('../render/table.js');
-      return renderTable(result.data, options);
-    }
-  }
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {

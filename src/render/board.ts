@@ -11,6 +11,7 @@ import type { PriceChange, QuoteChange } from './changes.js';
 import { drawSpaced, layoutColumns, SPACED_FRAME, truncateStyled, type Column } from './grid.js';
 import { cellText } from './quotes.js';
 import { ASCII_SPARK_LEVELS, SPARK_LEVELS, sparkline } from './sparkline.js';
+import type { FieldName } from './fields.js';
 import { quoteColumns, quoteRows } from './table.js';
 
 export interface BoardStatus {
@@ -94,27 +95,30 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
 
 function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
   const rows = quoteRows(view.data, options);
-  const { symbol, bid, ask, mid, spread, age, note } = quoteColumns(
-    rows, chalk, (field, padded, row) => stylePrice(padded, view.changes[row]?.[field], chalk), options.ascii,
-  );
-  const arrows = view.changes.map((change) => arrow(change?.mid.direction, marks));
-  const columns: Column[] = [
-    symbol, bid, ask, mid,
-    { title: '', align: 'left', cells: arrows, style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell) },
-    spread,
-    age,
-    {
-      title: 'Trend',
-      align: 'left',
-      cells: view.history.map((series) => sparkline(series, series.length, marks.levels)),
-      style: (padded, row) => (rows[row]!.stale ? chalk.dim(padded) : padded),
-      dropOrder: 1,
-      // The latest points are the ones worth keeping.
-      shrink: { minWidth: 8, cut: (text, width) => text.slice(-width) },
-    },
-  ];
-  if (note !== undefined) columns.push(note);
+  const columns: Column[] = quoteColumns(rows, chalk, (field, padded, row) => stylePrice(padded, priceChange(view.changes[row], field), chalk), options.ascii);
+  const arrows: Column = {
+    title: '', align: 'left', cells: view.changes.map((change) => arrow(change?.mid.direction, marks)),
+    style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell),
+  };
+  const trend: Column = {
+    title: 'Trend',
+    align: 'left',
+    cells: view.history.map((series) => sparkline(series, series.length, marks.levels)),
+    style: (padded, row) => (rows[row]!.stale ? chalk.dim(padded) : padded),
+    dropOrder: 1,
+    // The latest points are the ones worth keeping.
+    shrink: { minWidth: 8, cut: (text, width) => text.slice(-width) },
+  };
+  // The arrow beside the mid; the trend after the fields, before a Note.
+  const mid = columns.findIndex((column) => column.name === 'mid');
+  if (mid !== -1) columns.splice(mid + 1, 0, arrows);
+  const note = columns.findIndex((column) => column.name === 'note');
+  columns.splice(note === -1 ? columns.length : note, 0, trend);
   return columns;
+}
+
+function priceChange(change: QuoteChange | undefined, field: FieldName): PriceChange | undefined {
+  return field === 'bid' || field === 'ask' || field === 'mid' ? change?.[field] : undefined;
 }
 
 function arrow(direction: PriceChange['direction'] | undefined, marks: Marks): string {

@@ -8,6 +8,8 @@
 // 0.3 s for 1,000 rows, 2 s for 4,000, 8 to 10 s for 10,000 (docs/benchmarks.md); this is linear.
 
 export interface Column {
+  /** What it shows, for a caller looking one up (a field's name, `note`). */
+  name?: string;
   title: string;
   align: 'left' | 'right';
   /** Plain text, one per row. */

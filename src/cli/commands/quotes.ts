@@ -12,7 +12,7 @@ import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createHttp } from '../http.js';
-import { chooseFormat, FORMATS, type Format } from '../options/format.js';
+import { chosenFormat, defaultFormat, FORMATS, type Format } from '../options/format.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../main.js';
@@ -92,12 +92,15 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   }
   // A rate-limit plan is worded with the symbols asked for (explain.ts).
   state.symbolCount = symbols.length;
+  // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
+  // run and a watch alike; each has its own default when none is.
+  const chosen = chosenFormat(deps, options);
   // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
     const { runWatch } = await import('../watch/run-watch.js');
-    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs }, options, state);
+    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);
   }
-  const format = chooseFormat(deps, options);
+  const format = chosen?.format ?? defaultFormat(deps);
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   const credentials = await requireCredentials(deps, options, http);

@@ -1,18 +1,14 @@
-// The output formats of mkt quotes, and the one place that decides which applies: --format (or
-// --json), then MKT_FORMAT, then the profile's `format` setting, then table on a terminal and tsv
-// in a pipe.
+// Which output format mkt quotes writes, decided in one place for a one-shot run and a watch alike:
+// --format (or --json), then MKT_FORMAT, then the profile's `format` setting; with none of them,
+// table on a terminal and tsv in a pipe (a watch: the board on a terminal, NDJSON in a pipe).
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
+import { FORMATS, isFormat, type Format } from '../../render/formats.js';
 
-export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export function isFormat(value: string): value is Format {
-  return (FORMATS as readonly string[]).includes(value);
-}
+export { FORMATS, isFormat, type Format };
 
 export interface FormatFlags {
   format?: Format;
@@ -20,17 +16,34 @@ export interface FormatFlags {
   profile?: string;
 }
 
-export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
-  if (flags.json) return 'json';
-  if (flags.format) return flags.format;
+/** A format asked for, and where it was asked for, as a message names it (`--format csv`, `MKT_FORMAT=csv`). */
+export interface FormatChoice {
+  format: Format;
+  from: string;
+}
+
+/** The format asked for by flag, environment or profile; undefined when none is. */
+export function chosenFormat(deps: Deps, flags: FormatFlags): FormatChoice | undefined {
+  if (flags.json) return { format: 'json', from: '--json' };
+  if (flags.format) return { format: flags.format, from: `--format ${flags.format}` };
   const fromEnv = deps.env.MKT_FORMAT;
   if (fromEnv) {
     if (!isFormat(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not "${fromEnv.slice(0, 40)}"`);
-    return fromEnv;
+    return { format: fromEnv, from: `MKT_FORMAT=${fromEnv}` };
   }
   const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.format;
-  if (stored && isFormat(stored)) return stored;
+  if (stored && isFormat(stored)) return { format: stored, from: `the profile's format ${stored}` };
+  return undefined;
+}
+
+/** The format of a one-shot run when none is asked for. */
+export function defaultFormat(deps: Deps): Format {
   return deps.io.stdoutIsTTY ? 'table' : 'tsv';
+}
+
+/** The format of a one-shot run. */
+export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
+  return chosenFormat(deps, flags)?.format ?? defaultFormat(deps);
 }
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */

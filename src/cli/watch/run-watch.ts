@@ -31,6 +31,7 @@ import { requireCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
+import type { FormatChoice } from '../options/format.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
 import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
@@ -47,6 +48,8 @@ export interface WatchRequest {
   batchSize: number | undefined;
   concurrency: number | undefined;
   maxAgeMs: number | undefined;
+  /** The format asked for, as one-shot runs decide it (options/format.ts); undefined: the default. */
+  format?: FormatChoice;
 }
 
 /** `history`: the board's sparkline memory (a test reads its size). */
@@ -54,7 +57,7 @@ export async function runWatch(
   deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState,
   terminal: WatchTerminal = createProcessTerminal(deps), history?: History,
 ): Promise<number> {
-  const settings = resolveWatchSettings(deps, options);
+  const settings = resolveWatchSettings(deps, options, request.format);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
   const maxWaitMs = http.maxWaitMs ?? DEFAULTS.maxWaitMs;
@@ -87,7 +90,7 @@ export async function runWatch(
       ? createBoardOutput(deps, terminal, {
         color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, history,
       })
-      : createStreamOutput(deps, { changesOnly: settings.changesOnly });
+      : createStreamOutput(deps, { changesOnly: settings.changesOnly, format: settings.format });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });
