@@ -29,7 +29,7 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
   // The table fits a terminal's width; in a pipe it has none and is drawn whole.
-  const columns = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
+  const columns = deps.io.stdoutIsTTY ? terminalColumns(deps.io.columns, deps.env) : undefined;
   const view = { data: result.data, missing: result.missing, stale };
   deps.io.stdout.write(await RENDERERS[options.format].render(view, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
@@ -46,6 +46,17 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
   for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
   return 0;
+}
+
+/**
+ * A terminal's width as it reports it, or COLUMNS when it reports nothing (0, as `script` and some
+ * CI runners and container consoles do, or no number at all), as other tools do; undefined when
+ * neither says: the table is then drawn whole, as in a pipe, and the board assumes 80.
+ */
+export function terminalColumns(reported: number | undefined, env: Deps['env']): number | undefined {
+  if (reported !== undefined && reported > 0) return reported;
+  const fromEnv = env.COLUMNS?.trim() ?? '';
+  return /^[1-9]\d{0,4}$/.test(fromEnv) ? Number(fromEnv) : undefined;
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {

@@ -7,7 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { quoteProblems } from '../api/quote-checks.js';
 import type { Quote } from '../api/types.js';
 import { isStale } from '../shared/time.js';
-import { alignDecimals, boundedDecimal, compare, fractionDigits, padFraction, plainDecimal } from './decimal.js';
+import { alignDecimals, compactDecimal, compare, fractionDigits, padFraction, plainDecimal } from './decimal.js';
 import { FIELD_NAMES, fieldsOf, formatQuoteAge, TABLE_FIELDS, type FieldName } from './fields.js';
 import { BOX_FRAME, drawBox, layoutColumns, type Column } from './grid.js';
 import { cellText } from './quotes.js';
@@ -18,7 +18,10 @@ export interface TableOptions {
   now: number;
   /** Quotes older than this are marked stale. */
   maxAgeMs?: number;
-  /** The terminal's width: the least needed columns are dropped to fit. Undefined (a pipe): drawn whole. */
+  /**
+   * The terminal's width: the least needed columns are dropped to fit, then a block per quote. Undefined
+   * or 0 (a pipe, a terminal that does not know): drawn whole.
+   */
   columns?: number;
   /** Plain ASCII instead of box-drawing characters and `…` (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
@@ -34,16 +37,17 @@ export type QuoteRow = Record<FieldName, string> & {
 };
 
 /**
- * A price cell is at most this wide: one quote of 1e999 would otherwise pad every row of its
- * column to a thousand characters (20,000 quotes made a 121 MB table). 24 holds 18 decimals of an
- * instrument priced in the thousands, or 15 integer digits and 8 decimals.
+ * A price wider than this in plain notation is shown in exponent form when that is shorter (one
+ * quote of 1e999 would otherwise pad every row of its column to a thousand characters: 20,000
+ * quotes made a 121 MB table), and a cell wider than this still (more significant digits than fit)
+ * is written whole without widening its column. 24 holds 18 decimals of an instrument priced in the
+ * thousands, or 15 integer digits and 8 decimals.
  */
 export const MAX_PRICE_WIDTH = 24;
 
 /** The facts of each row, before alignment and colour: every field's cell, as fields.ts reads it. */
-export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'now' | 'maxAgeMs' | 'ascii'>): QuoteRow[] {
-  const ellipsis = options.ascii ? '...' : '…';
-  const cell = (text: string) => boundedDecimal(text, MAX_PRICE_WIDTH, ellipsis);
+export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'now' | 'maxAgeMs'>): QuoteRow[] {
+  const cell = (text: string) => compactDecimal(text, MAX_PRICE_WIDTH);
   const fields = fieldsOf(FIELD_NAMES);
   return data.map((quote) => {
     const bid = plainDecimal(quote.bid);
@@ -91,13 +95,16 @@ export function quoteColumns(
   const columns: NamedColumn[] = fieldsOf(names).map((field) => {
     const cells = rows.map((row) => row[field.name]);
     const price = field.kind === 'price';
+    const aligned = price ? alignDecimals(cells, MAX_PRICE_WIDTH) : cells;
     return {
       name: field.name,
       title: field.title,
       align: field.align,
-      cells: price ? alignDecimals(cells) : cells,
+      cells: aligned,
       style: price && priceStyle !== undefined ? (padded, row) => dim(priceStyle(field.name, padded, row), row) : dim,
       dropOrder: field.dropOrder,
+      // The aligned cells share one width; a price wider than MAX_PRICE_WIDTH does not set it.
+      widest: price ? Math.max(0, ...aligned.filter((_cell, row) => cells[row]!.length <= MAX_PRICE_WIDTH).map((cell) => cell.length)) : undefined,
     };
   });
   const ellipsis = ascii ? '...' : '…';
@@ -109,7 +116,7 @@ export function quoteColumns(
       cells: rows.map((row) => row.notes.join(', ')),
       style: (padded, row) => (rows[row]!.alarming ? chalk.red(padded) : rows[row]!.stale ? chalk.yellow(padded) : padded),
       dropOrder: 5,
-      shrink: { minWidth: 12, cut: (text, width) => `${text.slice(0, width - ellipsis.length)}${ellipsis}` },
+      shrink: { minWidth: 12, cut: (text, width) => `${text.slice(0, Math.max(0, width - ellipsis.length))}${ellipsis}` },
     });
   }
   return columns;
@@ -119,5 +126,7 @@ export function renderTable(data: readonly Quote[], options: TableOptions): stri
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const ascii = options.ascii === true;
   const columns = quoteColumns(quoteRows(data, options), chalk, undefined, ascii, options.fields);
-  return drawBox(layoutColumns(columns, options.columns, BOX_FRAME), { ascii, title: (text) => chalk.bold(text), maxWidth: options.columns });
+  // A width of 0 is a terminal that does not know its own: drawn whole, as in a pipe.
+  const width = options.columns !== undefined && options.columns > 0 ? options.columns : undefined;
+  return drawBox(layoutColumns(columns, width, BOX_FRAME), { ascii, title: (text) => chalk.bold(text), maxWidth: width });
 }

@@ -7,6 +7,7 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
+import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -46,10 +47,11 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
 
   const draw = () => {
     if (!active) return;
+    // A terminal that reports a size of 0 (script, some CI runners) is taken to be 80x24, or COLUMNS wide.
     const { columns, rows } = terminal.size();
     const lines = renderBoard(
       { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
-      { color: options.color, ascii: options.ascii, columns: columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
+      { color: options.color, ascii: options.ascii, columns: terminalColumns(columns, deps.env) ?? 80, rows: rows === 0 ? 24 : rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
     );
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
     deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
