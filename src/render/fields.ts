@@ -4,7 +4,7 @@
 // read as the text the service sent, never a float: the formats write its digits as they came.
 import type { Quote } from '../api/types.js';
 import { subtract } from './decimal.js';
-import { formatAge } from '../shared/time.js';
+import { CLOCK_SKEW_MS, formatAge } from '../shared/time.js';
 
 /**
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
@@ -54,9 +54,11 @@ export function fieldsOf(names: readonly FieldName[]): QuoteField[] {
  * A quote's age as it is drawn. Under 10 s in tenths (`0.8s`), under a minute in seconds, both
  * rounded up: an age never reads younger than it is, so a row marked stale under --max-age 500ms
  * reads `0.6s`, never `0s` or `0.5s`. Longer ages as formatAge writes them (`3m`, `2h 5m`, `3d`).
+ * A timestamp ahead of the clock by less than the skew allowance reads `0s`; further ahead, `future`.
  */
 export function formatQuoteAge(ms: number): string {
   if (Number.isNaN(ms)) return '?';
+  if (ms < -CLOCK_SKEW_MS) return 'future';
   if (ms <= 0) return '0s';
   if (ms < 10_000) return `${Math.ceil(ms / 100) / 10}s`;
   if (ms < 60_000) return `${Math.ceil(ms / 1000)}s`;

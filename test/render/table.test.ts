@@ -98,6 +98,9 @@ describe('ages', () => {
   it.each([
     [0, '0s'],
     [-5000, '0s'], // a clock a little ahead
+    [-10_000, '0s'], // within the 10 s clock-skew allowance
+    [-10_001, 'future'],
+    [-23 * 3_600_000, 'future'],
     [1, '0.1s'],
     [800, '0.8s'],
     [501, '0.6s'], // rounded up: never younger than it is
