@@ -2,6 +2,7 @@
 // warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
 import { aheadOfClock, quoteProblems } from '../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../api/types.js';
+import type { FieldName } from '../render/fields.js';
 import { RENDERERS } from '../render/formats.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS, formatAge, isStale } from '../shared/time.js';
@@ -14,6 +15,8 @@ import type { Format } from './options/format.js';
 
 export interface WriteQuotesOptions {
   format: Format;
+  /** --fields, checked against the format; undefined: the format's own. */
+  fields?: readonly FieldName[];
   symbolCount: number;
   maxAgeMs: number | undefined;
   /** As typed, for the warning: `older than 30s`. */
@@ -32,7 +35,7 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   // The table fits a terminal's width; in a pipe it has none and is drawn whole.
   const columns = deps.io.stdoutIsTTY ? terminalColumns(deps.io.columns, deps.env) : undefined;
   const view = { data: result.data, missing: result.missing, stale };
-  deps.io.stdout.write(await RENDERERS[options.format].render(view, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
+  deps.io.stdout.write(await RENDERERS[options.format].render(view, { fields: options.fields, color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {

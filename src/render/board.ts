@@ -49,6 +49,8 @@ export interface BoardOptions {
   maxAgeMs?: number;
   /** Plain ASCII: no arrows, blocks, dots or ellipses (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
+  /** The columns, in order (fields.ts); the table's by default. */
+  fields?: readonly FieldName[];
 }
 
 interface Marks {
@@ -112,7 +114,7 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
 
 function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
   const rows = quoteRows(view.data, options);
-  const columns: Column[] = quoteColumns(rows, chalk, (field, padded, row) => stylePrice(padded, priceChange(view.changes[row], field), chalk), options.ascii);
+  const columns: Column[] = quoteColumns(rows, chalk, (field, padded, row) => stylePrice(padded, priceChange(view.changes[row], field), chalk), options.ascii, options.fields);
   const arrows: Column = {
     title: '', align: 'left', cells: view.changes.map((change) => arrow(change?.mid.direction, marks)),
     style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell),

@@ -149,7 +149,9 @@ export function drawSpaced(layout: Layout, rows: number, options: DrawOptions): 
  * text (a column that can shrink) is cut to the width instead.
  */
 export function drawBlocks(columns: readonly Column[], options: Pick<DrawOptions, 'maxWidth' | 'title'>): string[][] {
-  const [heading, ...rest] = columns;
+  // The symbol heads its block, wherever --fields put it.
+  const symbol = columns.findIndex((column) => column.name === 'symbol');
+  const [heading, ...rest] = symbol <= 0 ? columns : [columns[symbol]!, ...columns.filter((_column, index) => index !== symbol)];
   if (heading === undefined) return [];
   const beside = rest.filter((column) => column.title === '');
   const fields = rest.filter((column) => column.title !== '');

@@ -7,6 +7,7 @@ import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
 import { FORMATS, isFormat, type Format } from '../../render/formats.js';
+import { FIELD_NAMES, QUOTE_FIELDS, type FieldName } from '../../render/fields.js';
 
 export { FORMATS, isFormat, type Format };
 
@@ -44,6 +45,34 @@ export function defaultFormat(deps: Deps): Format {
 /** The format of a one-shot run. */
 export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
   return chosenFormat(deps, flags)?.format ?? defaultFormat(deps);
+}
+
+/**
+ * --fields: the fields to write, in order, checked against the format: every format takes the
+ * fields the service sends (symbol, bid, ask, mid, timestamp); the table and the board also take
+ * the two they derive (spread, age). Undefined without --fields: each format's own.
+ */
+export function parseFields(text: string | undefined, format: Format): FieldName[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const valid = format === 'table' ? FIELD_NAMES : FIELD_NAMES.filter((name) => !QUOTE_FIELDS[name].derived);
+  const hint = `valid fields: ${FIELD_NAMES.join(', ')} (spread and age in the table and on the board only), e.g. --fields symbol,bid,ask`;
+  if (names.length === 0) throw new UsageError('--fields needs at least one field', hint);
+  const fields: FieldName[] = [];
+  for (const name of names) {
+    if (!(FIELD_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--fields: unknown field "${stripForMessage(name)}"`, hint);
+    }
+    const field = name as FieldName;
+    if (!valid.includes(field)) throw new UsageError(`--fields: ${field} is shown by the table and the board only, not by ${format}`, hint);
+    if (fields.includes(field)) throw new UsageError(`--fields: ${field} is given twice`, hint);
+    fields.push(field);
+  }
+  return fields;
+}
+
+function stripForMessage(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 40);
 }
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */

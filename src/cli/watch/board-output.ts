@@ -7,6 +7,7 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
+import type { FieldName } from '../../render/fields.js';
 import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
@@ -27,6 +28,8 @@ export interface BoardOutputOptions {
   maxAgeMs: number | undefined;
   /** Show only the quotes whose prices moved at the latest poll (all of them at the first). */
   changesOnly: boolean;
+  /** --fields: the board's columns, in order; the table's by default. */
+  fields?: readonly FieldName[];
   /** The sparklines' memory; keyed by symbol, so only symbols asked for may reach it. */
   history?: History;
 }
@@ -51,7 +54,7 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
     const { columns, rows } = terminal.size();
     const lines = renderBoard(
       { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
-      { color: options.color, ascii: options.ascii, columns: terminalColumns(columns, deps.env) ?? 80, rows: rows === 0 ? 24 : rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
+      { color: options.color, ascii: options.ascii, columns: terminalColumns(columns, deps.env) ?? 80, rows: rows === 0 ? 24 : rows, now: deps.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
     );
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
     deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);

@@ -88,9 +88,9 @@ export async function runWatch(
     await requireCredentials(deps, options, credentialHttp);
     output = settings.board
       ? createBoardOutput(deps, terminal, {
-        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, history,
+        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
       })
-      : createStreamOutput(deps, { changesOnly: settings.changesOnly, format: settings.format });
+      : createStreamOutput(deps, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });

@@ -3,6 +3,7 @@
 // poll's lines, one write per poll so `mkt quotes EURUSD --watch | jq` sees each poll as it happens.
 // Anything for people (throttling, errors, missing symbols) is a line on stderr.
 import { formatClock } from '../../shared/time.js';
+import type { FieldName } from '../../render/fields.js';
 import { RENDERERS, type Format } from '../../render/formats.js';
 import { cellText } from '../../render/quotes.js';
 import { stripControl } from '../../shared/text.js';
@@ -13,12 +14,14 @@ export interface StreamOutputOptions {
   changesOnly: boolean;
   /** A format that streams (formats.ts); NDJSON by default. */
   format?: Format;
+  /** --fields; the format's own by default. */
+  fields?: readonly FieldName[];
 }
 
 export function createStreamOutput(deps: Deps, options: StreamOutputOptions): WatchOutput {
   const renderer = RENDERERS[options.format ?? 'ndjson'];
   const stream = renderer.stream ?? RENDERERS.ndjson.stream!;
-  const fields = renderer.fields;
+  const fields = options.fields ?? renderer.fields;
   let headed = false;
   let missingBefore = '';
   let throttled = false;

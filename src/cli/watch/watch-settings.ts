@@ -13,7 +13,8 @@ import { UsageError } from '../errors.js';
 import { useAscii } from '../charset.js';
 import { isColorEnabled } from '../io.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
-import type { FormatChoice } from '../options/format.js';
+import { parseFields, type FormatChoice } from '../options/format.js';
+import type { FieldName } from '../../render/fields.js';
 import { RENDERERS, type Format } from '../../render/formats.js';
 
 export interface WatchSettings {
@@ -21,6 +22,8 @@ export interface WatchSettings {
   board: boolean;
   /** What the stream writes (ndjson, csv or tsv); `table` for the board. */
   format: Format;
+  /** --fields, checked against the format; undefined: the format's own. */
+  fields: FieldName[] | undefined;
   intervalMs: number;
   /** Stop after this many polls, failed ones included (run-watch.ts says what the exit code is then). */
   count: number | undefined;
@@ -51,6 +54,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen:
       'use --format ndjson (a JSON object per quote per line), csv or tsv');
   }
   const board = format === 'table';
+  const fields = parseFields(options.fields, format);
 
   const intervalText = options.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
   let intervalMs = parseDuration(intervalText, '--interval');
@@ -62,6 +66,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen:
   return {
     board,
     format,
+    fields,
     intervalMs,
     count,
     changesOnly: options.changesOnly === true,
