@@ -1,9 +1,11 @@
 // What `mkt quotes` writes once the quotes are in: the data in the chosen format on stdout, then the
 // warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
-import { quoteProblems } from '../api/quote-checks.js';
+import { aheadOfClock, quoteProblems } from '../api/quote-checks.js';
 import type { Quote, QuotesResult } from '../api/types.js';
-import { renderCsv, renderJson, renderNdjson, renderTsv } from '../render/quotes.js';
-import { isStale } from '../shared/time.js';
+import type { FieldName } from '../render/fields.js';
+import { RENDERERS } from '../render/formats.js';
+import { formatDuration } from '../shared/duration.js';
+import { CLOCK_SKEW_MS, formatAge, isStale } from '../shared/time.js';
 import { stripControl } from '../shared/text.js';
 import { useAscii } from './charset.js';
 import type { Deps } from './deps.js';
@@ -13,6 +15,8 @@ import type { Format } from './options/format.js';
 
 export interface WriteQuotesOptions {
   format: Format;
+  /** --fields, checked against the format; undefined: the format's own. */
+  fields?: readonly FieldName[];
   symbolCount: number;
   maxAgeMs: number | undefined;
   /** As typed, for the warning: `older than 30s`. */
@@ -29,17 +33,24 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
   // The table fits a terminal's width; in a pipe it has none and is drawn whole.
-  const columns = deps.io.stdoutIsTTY ? deps.io.columns : undefined;
-  deps.io.stdout.write(await render(options.format, result, stale, { color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
+  const columns = deps.io.stdoutIsTTY ? terminalColumns(deps.io.columns, deps.env) : undefined;
+  const view = { data: result.data, missing: result.missing, stale };
+  deps.io.stdout.write(await RENDERERS[options.format].render(view, { fields: options.fields, color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
     problems.push(`no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}`);
   }
   if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
+  // With or without --max-age: a quote stamped ahead of the clock is not a latest quote, however
+  // fresh it reads. One Date.parse per quote, so checked on every run.
+  const future = futureQuotes(result.data, now);
+  if (future.length > 0) {
+    problems.push(`${future.length} quote${future.length === 1 ? '' : 's'} from the future (timestamp more than ${formatDuration(CLOCK_SKEW_MS)} ahead of this machine's clock): ${listSome(future)}`);
+  }
   // Checked under --strict only: big.js on every price costs about 35 ms per 10,000 quotes, which
   // a plain run does not pay (the table marks them either way).
-  const wrong = options.strict ? wrongQuotes(result.data, now) : [];
+  const wrong = options.strict ? wrongQuotes(result.data) : [];
   if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
   if (problems.length === 0) return 0;
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
@@ -47,26 +58,15 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   return 0;
 }
 
-interface RenderOptions {
-  color: boolean;
-  now: number;
-  maxAgeMs: number | undefined;
-  columns: number | undefined;
-  ascii: boolean;
-}
-
-async function render(format: Format, result: QuotesResult, stale: string[] | undefined, options: RenderOptions): Promise<string> {
-  switch (format) {
-    case 'json': return renderJson({ data: result.data, missing: result.missing, stale });
-    case 'ndjson': return renderNdjson(result.data);
-    case 'csv': return renderCsv(result.data);
-    case 'tsv': return renderTsv(result.data);
-    case 'table': {
-      // chalk loads only when a table is drawn.
-      const { renderTable } = await import('../render/table.js');
-      return renderTable(result.data, options);
-    }
-  }
+/**
+ * A terminal's width as it reports it, or COLUMNS when it reports nothing (0, as `script` and some
+ * CI runners and container consoles do, or no number at all), as other tools do; undefined when
+ * neither says: the table is then drawn whole, as in a pipe, and the board assumes 80.
+ */
+export function terminalColumns(reported: number | undefined, env: Deps['env']): number | undefined {
+  if (reported !== undefined && reported > 0) return reported;
+  const fromEnv = env.COLUMNS?.trim() ?? '';
+  return /^[1-9]\d{0,4}$/.test(fromEnv) ? Number(fromEnv) : undefined;
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
@@ -75,11 +75,21 @@ export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: numb
   return stale;
 }
 
-/** `EURUSD (bid is negative)` for each quote quoteProblems finds wrong. */
-function wrongQuotes(data: readonly Quote[], now: number): string[] {
+/** `EURUSD (23h ahead)` for each quote whose timestamp is further ahead than the clock-skew allowance. */
+function futureQuotes(data: readonly Quote[], now: number): string[] {
+  const future: string[] = [];
+  for (const quote of data) {
+    const ahead = aheadOfClock(quote, now);
+    if (ahead !== undefined) future.push(`${quote.symbol} (${formatAge(ahead)} ahead)`);
+  }
+  return future;
+}
+
+/** `EURUSD (bid is negative)` for each quote quoteProblems finds wrong (a timestamp ahead is futureQuotes'). */
+function wrongQuotes(data: readonly Quote[]): string[] {
   const wrong: string[] = [];
   for (const quote of data) {
-    const problems = quoteProblems(quote, now);
+    const problems = quoteProblems(quote);
     if (problems.length > 0) wrong.push(`${quote.symbol} (${problems.join(', ')})`);
   }
   return wrong;

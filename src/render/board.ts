@@ -8,9 +8,10 @@ import type { Quote, RateLimitInfo } from '../api/types.js';
 import { formatDuration } from '../shared/duration.js';
 import { formatClock } from '../shared/time.js';
 import type { PriceChange, QuoteChange } from './changes.js';
-import { drawSpaced, layoutColumns, SPACED_FRAME, truncateStyled, type Column } from './grid.js';
+import { drawBlocks, drawSpaced, layoutColumns, shorten, SPACED_FRAME, type Column } from './grid.js';
 import { cellText } from './quotes.js';
 import { ASCII_SPARK_LEVELS, SPARK_LEVELS, sparkline } from './sparkline.js';
+import type { FieldName } from './fields.js';
 import { quoteColumns, quoteRows } from './table.js';
 
 export interface BoardStatus {
@@ -50,6 +51,8 @@ export interface BoardOptions {
   maxAgeMs?: number;
   /** Plain ASCII: no arrows, blocks, dots or ellipses (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
+  /** The columns, in order (fields.ts); the table's by default. */
+  fields?: readonly FieldName[];
 }
 
 interface Marks {
@@ -67,27 +70,44 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const marks = options.ascii ? ASCII : UNICODE;
   // One column short of the edge: a line that fills the last column leaves the cursor in the
-  // pending-wrap state, where some terminals then erase or wrap unexpectedly.
-  const width = Math.max(20, options.columns - 1);
+  // pending-wrap state, where some terminals then erase or wrap unexpectedly. A terminal that does
+  // not know its width is taken to have 80 columns.
+  const width = Math.max(1, (options.columns > 0 ? options.columns : 80) - 1);
   const footer = renderFooter(view, chalk, width, marks);
   if (view.data.length === 0) {
     const waiting = view.status.polls === 0 ? `waiting for the first quotes${marks.ellipsis}`
       : (view.unchanged ?? 0) > 0 ? 'no price changed at the latest poll'
         : 'the service returned no quotes';
-    return [chalk.dim(waiting), ...footer];
+    return [chalk.dim(shorten(waiting, width, marks.ellipsis)), ...footer];
   }
   let visibleRows = view.data.length;
-  if (options.rows !== undefined) {
-    const room = options.rows - 1 - footer.length;
-    if (room < visibleRows) visibleRows = Math.max(0, room - 1);
-  }
+  const room = options.rows === undefined ? undefined : options.rows - 1 - footer.length;
+  if (room !== undefined && room < visibleRows) visibleRows = Math.max(0, room - 1);
   // Only the rows on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
-  const shown: BoardView = visibleRows === view.data.length ? view
-    : { ...view, data: view.data.slice(0, visibleRows), changes: view.changes.slice(0, visibleRows), history: view.history.slice(0, visibleRows) };
-  const layout = layoutColumns(buildColumns(shown, options, chalk, marks), width, SPACED_FRAME);
-  const lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title: (text) => chalk.bold(text), maxWidth: width });
+  const shown = (count: number): BoardView => (count === view.data.length ? view
+    : { ...view, data: view.data.slice(0, count), changes: view.changes.slice(0, count), history: view.history.slice(0, count) });
+  const layout = layoutColumns(buildColumns(shown(visibleRows), options, chalk, marks), width, SPACED_FRAME);
+  const title = (text: string) => chalk.bold(text);
+  let lines: string[];
+  if (layout.blocks === undefined) {
+    lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title, maxWidth: width });
+  } else {
+    // Too narrow for Symbol, Bid and Ask side by side: a block per quote, with what always stays.
+    const kept = layout.blocks.filter((column) => column.dropOrder === undefined || column.name === 'note');
+    const blocks = drawBlocks(kept, { maxWidth: width, title });
+    lines = [];
+    visibleRows = 0;
+    for (const block of blocks) {
+      const needed = lines.length + (lines.length === 0 ? 0 : 1) + block.length;
+      // Room for the blocks and, if any are left out, the line that says so.
+      if (room !== undefined && needed + (visibleRows + 1 < view.data.length ? 1 : 0) > room) break;
+      if (lines.length > 0) lines.push('');
+      lines.push(...block);
+      visibleRows++;
+    }
+  }
   if (visibleRows < view.data.length) {
-    lines.push(chalk.dim(truncateStyled(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width)));
+    lines.push(chalk.dim(shorten(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width, marks.ellipsis)));
   }
   // However small the terminal, a frame never scrolls the screen (which would make it jump).
   const frame = [...lines, ...footer];
@@ -96,27 +116,30 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
 
 function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
   const rows = quoteRows(view.data, options);
-  const { symbol, bid, ask, mid, spread, age, note } = quoteColumns(
-    rows, chalk, (field, padded, row) => stylePrice(padded, view.changes[row]?.[field], chalk), options.ascii,
-  );
-  const arrows = view.changes.map((change) => arrow(change?.mid.direction, marks));
-  const columns: Column[] = [
-    symbol, bid, ask, mid,
-    { title: '', align: 'left', cells: arrows, style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell) },
-    spread,
-    age,
-    {
-      title: 'Trend',
-      align: 'left',
-      cells: view.history.map((series) => sparkline(series, series.length, marks.levels)),
-      style: (padded, row) => (rows[row]!.stale ? chalk.dim(padded) : padded),
-      dropOrder: 1,
-      // The latest points are the ones worth keeping.
-      shrink: { minWidth: 8, cut: (text, width) => text.slice(-width) },
-    },
-  ];
-  if (note !== undefined) columns.push(note);
+  const columns: Column[] = quoteColumns(rows, chalk, (field, padded, row) => stylePrice(padded, priceChange(view.changes[row], field), chalk), options.ascii, options.fields);
+  const arrows: Column = {
+    title: '', align: 'left', cells: view.changes.map((change) => arrow(change?.mid.direction, marks)),
+    style: (cell) => (cell === marks.up ? chalk.green(cell) : cell === marks.down ? chalk.red(cell) : cell),
+  };
+  const trend: Column = {
+    title: 'Trend',
+    align: 'left',
+    cells: view.history.map((series) => sparkline(series, series.length, marks.levels)),
+    style: (padded, row) => (rows[row]!.stale ? chalk.dim(padded) : padded),
+    dropOrder: 1,
+    // The latest points are the ones worth keeping.
+    shrink: { minWidth: 8, cut: (text, width) => text.slice(-width) },
+  };
+  // The arrow beside the mid; the trend after the fields, before a Note.
+  const mid = columns.findIndex((column) => column.name === 'mid');
+  if (mid !== -1) columns.splice(mid + 1, 0, arrows);
+  const note = columns.findIndex((column) => column.name === 'note');
+  columns.splice(note === -1 ? columns.length : note, 0, trend);
   return columns;
+}
+
+function priceChange(change: QuoteChange | undefined, field: FieldName): PriceChange | undefined {
+  return field === 'bid' || field === 'ask' || field === 'mid' ? change?.[field] : undefined;
 }
 
 function arrow(direction: PriceChange['direction'] | undefined, marks: Marks): string {
@@ -144,20 +167,20 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number, mark
   const { limit, remaining } = status.rateLimit ?? {};
   if (remaining !== undefined) parts.push(limit === undefined ? `${remaining} requests left` : `${remaining}/${limit} left`);
   if (status.ended !== true) parts.push('q to quit');
-  const lines = ['', chalk.dim(truncateStyled(parts.join(marks.separator), width))];
+  const lines = ['', chalk.dim(shorten(parts.join(marks.separator), width, marks.ellipsis))];
   const unchanged = view.unchanged ?? 0;
-  if (unchanged > 0) lines.push(chalk.dim(truncateStyled(`${plural(unchanged, 'quote')} without a price change hidden (--changes-only)`, width)));
+  if (unchanged > 0) lines.push(chalk.dim(shorten(`${plural(unchanged, 'quote')} without a price change hidden (--changes-only)`, width, marks.ellipsis)));
   if (view.missing.length > 0) {
-    lines.push(chalk.yellow(truncateStyled(`no quote for ${view.missing.map(cellText).join(', ')}`, width)));
+    lines.push(chalk.yellow(shorten(`no quote for ${view.missing.map(cellText).join(', ')}`, width, marks.ellipsis)));
   }
   const ignored = view.ignored ?? 0;
-  if (ignored > 0) lines.push(chalk.yellow(truncateStyled(`ignoring ${plural(ignored, 'quote')} for symbols not asked for`, width)));
+  if (ignored > 0) lines.push(chalk.yellow(shorten(`ignoring ${plural(ignored, 'quote')} for symbols not asked for`, width, marks.ellipsis)));
   if (status.throttledUntil !== undefined) {
-    lines.push(chalk.yellow(truncateStyled(`throttled until ${formatClock(status.throttledUntil)} (rate limit)`, width)));
+    lines.push(chalk.yellow(shorten(`throttled until ${formatClock(status.throttledUntil)} (rate limit)`, width, marks.ellipsis)));
   }
   if (status.problem !== undefined) {
     // The retry time first: a long message is cut at the terminal's edge.
-    lines.push(chalk.red(truncateStyled(`retrying at ${formatClock(status.problem.retryAt)}: ${cellText(status.problem.message)}`, width)));
+    lines.push(chalk.red(shorten(`retrying at ${formatClock(status.problem.retryAt)}: ${cellText(status.problem.message)}`, width, marks.ellipsis)));
   }
   return lines;
 }

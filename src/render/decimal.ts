@@ -53,20 +53,16 @@ export function compare(a: string, b: string): number {
 }
 
 /**
- * At most `width` characters, for a table cell: the plain text when it fits; else the exponent
- * form, which is exact (`1e+999`, `1.5e-20`); else, when even that is too wide (more significant
- * digits than the width), the shorter form cut, with `ellipsis` marking the cut. Never rounded.
+ * The shorter exact form of a decimal, for a table cell: the plain text when it is at most `width`
+ * characters; else the exponent form when that is shorter (`1e+999`, `1.5e-20`); else the plain text.
+ * Every digit is kept: never rounded, never cut, so a price with more significant digits than the
+ * width is written whole, wider than the width.
  */
-export function boundedDecimal(text: string, width: number, ellipsis = '…'): string {
+export function compactDecimal(text: string, width: number): string {
   const plain = plainDecimal(text);
   if (plain.length <= width) return plain;
   const exponent = new Big(plain).toExponential();
-  if (exponent.length <= width) return exponent;
-  const dot = plain.indexOf('.');
-  // The plain form keeps its magnitude when cut only if its integer part is kept whole.
-  if ((dot === -1 ? plain.length : dot) < width - ellipsis.length) return `${plain.slice(0, width - ellipsis.length)}${ellipsis}`;
-  const e = exponent.indexOf('e');
-  return `${exponent.slice(0, width - ellipsis.length - (exponent.length - e))}${ellipsis}${exponent.slice(e)}`;
+  return exponent.length < plain.length ? exponent : plain;
 }
 
 /** Pads the fraction with zeros to at least `digits` places; never rounds. */
@@ -79,20 +75,24 @@ export function padFraction(text: string, digits: number): string {
 
 /**
  * Aligns a column of decimals on the decimal point: integer parts right-aligned, fractions
- * left-aligned, so digits of equal weight line up.
+ * left-aligned, so digits of equal weight line up. Values longer than `widest` are left as they are
+ * and do not widen the others.
  */
-export function alignDecimals(values: readonly string[]): string[] {
+export function alignDecimals(values: readonly string[], widest = Number.POSITIVE_INFINITY): string[] {
   let intWidth = 0;
   let fracWidth = 0;
   const parts = values.map((value) => {
     const dot = value.indexOf('.');
     const int = dot === -1 ? value : value.slice(0, dot);
     const frac = dot === -1 ? '' : value.slice(dot + 1);
-    intWidth = Math.max(intWidth, int.length);
-    fracWidth = Math.max(fracWidth, frac.length);
+    if (value.length <= widest) {
+      intWidth = Math.max(intWidth, int.length);
+      fracWidth = Math.max(fracWidth, frac.length);
+    }
     return [int, frac] as const;
   });
-  return parts.map(([int, frac]) => {
+  return parts.map(([int, frac], index) => {
+    if (values[index]!.length > widest) return values[index]!;
     const tail = fracWidth === 0 ? '' : frac === '' ? ' '.repeat(fracWidth + 1) : `.${frac.padEnd(fracWidth)}`;
     return `${int.padStart(intWidth)}${tail}`;
   });

@@ -2,12 +2,16 @@
 // board (src/render/board.ts: columns apart by spaces, redrawn in place). A column is plain text per
 // row plus a style added after padding, so widths come from the text and colour never counts. When
 // the width is short, the least needed columns go first (in `dropOrder`; one that can shrink
-// shrinks instead when that is enough), and a line that is still too wide is cut at the edge: a
-// table never wraps on a terminal.
+// shrinks instead when that is enough). A value is never cut: when the columns that always stay
+// (Symbol, Bid, Ask) do not fit side by side, each row becomes a block, a field per line, and a
+// value wider than the terminal is written whole for the terminal to wrap. Only free text (a Note,
+// a status line) is shortened, with a marker.
 // Drawn here rather than with cli-table3, whose layout grows faster than linearly with the rows:
 // 0.3 s for 1,000 rows, 2 s for 4,000, 8 to 10 s for 10,000 (docs/benchmarks.md); this is linear.
 
 export interface Column {
+  /** What it shows, for a caller looking one up (a field's name, `note`). */
+  name?: string;
   title: string;
   align: 'left' | 'right';
   /** Plain text, one per row. */
@@ -16,8 +20,13 @@ export interface Column {
   style?: (padded: string, row: number) => string;
   /** Lower goes first when the width is short; undefined: never dropped. */
   dropOrder?: number;
-  /** Cut to fit (down to `minWidth` characters) rather than dropped. */
+  /** Free text, cut to fit (down to `minWidth` characters) rather than dropped. */
   shrink?: { minWidth: number; cut: (text: string, width: number) => string };
+  /**
+   * Cells wider than this do not set the column's width: they are written whole and push the rest
+   * of their row along (one price of 40 significant digits must not pad 20,000 rows to 40).
+   */
+  widest?: number;
 }
 
 /** What a line spends besides the cells: between two cells, and at both ends together. */
@@ -36,6 +45,11 @@ export interface Layout {
   widths: number[];
   /** The width of a line, frame included. */
   width: number;
+  /**
+   * The columns that always stay do not fit side by side (or a row with a value wider than its
+   * column would not fit): a block per row, a field per line, with every column given.
+   */
+  blocks?: Column[];
 }
 
 /** The columns that fit `maxWidth` (all of them when it is undefined, as in a pipe), with their widths. */
@@ -57,14 +71,32 @@ export function layoutColumns(columns: readonly Column[], maxWidth: number | und
       kept = kept.filter((candidate) => candidate !== entry);
     }
   }
-  return { columns: kept.map((entry) => entry.column), widths: kept.map((entry) => entry.width), width: total() };
+  const layout: Layout = { columns: kept.map((entry) => entry.column), widths: kept.map((entry) => entry.width), width: total() };
+  if (maxWidth !== undefined && (layout.width > maxWidth || widestRow(layout) > maxWidth)) layout.blocks = [...columns];
+  return layout;
+}
+
+/** The widest line of the layout, counting the cells wider than their column (see Column.widest). */
+function widestRow(layout: Layout): number {
+  if (!layout.columns.some((column) => column.widest !== undefined)) return layout.width;
+  const rows = layout.columns[0]?.cells.length ?? 0;
+  let widest = layout.width;
+  for (let row = 0; row < rows; row++) {
+    let extra = 0;
+    layout.columns.forEach((column, index) => {
+      extra += Math.max(0, displayWidth(column.cells[row] ?? '') - layout.widths[index]!);
+    });
+    widest = Math.max(widest, layout.width + extra);
+  }
+  return widest;
 }
 
 function columnWidth(column: Column): number {
   let width = displayWidth(column.title);
+  const widest = column.widest ?? Number.POSITIVE_INFINITY;
   for (const cell of column.cells) {
     const size = displayWidth(cell);
-    if (size > width) width = size;
+    if (size > width && size <= widest) width = size;
   }
   return width;
 }
@@ -74,19 +106,19 @@ export interface DrawOptions {
   ascii: boolean;
   /** Style of the titles (bold, or nothing without colour). */
   title: (text: string) => string;
-  /** Lines are cut at this width when the columns left still do not fit. */
+  /** The terminal's width, for blocks; undefined: unknown. */
   maxWidth: number | undefined;
 }
 
 const BOX = { top: '┌┬┐', middle: '├┼┤', bottom: '└┴┘', line: '─', bar: '│' };
 const ASCII_BOX = { top: '+++', middle: '+++', bottom: '+++', line: '-', bar: '|' };
 
-/** The one-shot table: a box around the titles and the rows, one string, a newline after each line. */
+/** The one-shot table: a box around the titles and the rows (or blocks), one string, a newline after each line. */
 export function drawBox(layout: Layout, options: DrawOptions): string {
+  if (layout.blocks !== undefined) return `${drawBlocks(layout.blocks, options).map((block) => block.join('\n')).join('\n\n')}\n`;
   const { columns, widths } = layout;
   const chars = options.ascii ? ASCII_BOX : BOX;
-  const cut = options.maxWidth !== undefined && layout.width > options.maxWidth ? options.maxWidth : undefined;
-  const line = (text: string) => `${cut === undefined ? text : truncateStyled(text, cut)}\n`;
+  const line = (text: string) => `${text}\n`;
   const rule = ([left, middle, right]: string) => line(`${left}${widths.map((width) => chars.line.repeat(width + 2)).join(middle)}${right}`);
   const open = `${chars.bar} `;
   const between = ` ${chars.bar} `;
@@ -100,16 +132,56 @@ export function drawBox(layout: Layout, options: DrawOptions): string {
   return text + rule(chars.bottom);
 }
 
-/** The board: a title line and the first `rows` rows, columns two spaces apart, each line cut at `maxWidth`. */
+/** The board: a title line and the first `rows` rows, columns two spaces apart. */
 export function drawSpaced(layout: Layout, rows: number, options: DrawOptions): string[] {
   const { columns, widths } = layout;
-  const line = (cells: string[]) => {
-    const text = cells.join(' '.repeat(SPACED_FRAME.gap)).trimEnd();
-    return options.maxWidth === undefined ? text : truncateStyled(text, options.maxWidth);
-  };
+  const line = (cells: string[]) => cells.join(' '.repeat(SPACED_FRAME.gap)).trimEnd();
   const lines = [line(columns.map((column, index) => options.title(pad(column.title, widths[index]!, column.align))))];
   for (let row = 0; row < rows; row++) lines.push(line(bodyCells(layout, row)));
   return lines;
+}
+
+/**
+ * A block per row: the first column's cell (the symbol), with the cells of untitled columns (the
+ * board's arrow) beside it, then a line per titled column that has a value, `  Title  value`. When
+ * such a line does not fit the width, every title goes on a line of its own above its value, and a
+ * value still wider than the width is written whole: the terminal wraps it, nothing cuts it. Free
+ * text (a column that can shrink) is cut to the width instead.
+ */
+export function drawBlocks(columns: readonly Column[], options: Pick<DrawOptions, 'maxWidth' | 'title'>): string[][] {
+  // The symbol heads its block, wherever --fields put it.
+  const symbol = columns.findIndex((column) => column.name === 'symbol');
+  const [heading, ...rest] = symbol <= 0 ? columns : [columns[symbol]!, ...columns.filter((_column, index) => index !== symbol)];
+  if (heading === undefined) return [];
+  const beside = rest.filter((column) => column.title === '');
+  const fields = rest.filter((column) => column.title !== '');
+  const titleWidth = Math.max(0, ...fields.map((column) => displayWidth(column.title)));
+  const rows = heading.cells.length;
+  const value = (column: Column, row: number) => (column.cells[row] ?? '').trim();
+  const width = options.maxWidth;
+  const inline = (title: string, text: string) => `  ${pad(title, titleWidth, 'left')}  ${text}`;
+  let stacked = false;
+  if (width !== undefined) {
+    for (let row = 0; row < rows && !stacked; row++) {
+      stacked = fields.some((column) => column.shrink === undefined && displayWidth(inline(column.title, value(column, row))) > width);
+    }
+  }
+  const blocks: string[][] = [];
+  for (let row = 0; row < rows; row++) {
+    const style = (column: Column, text: string) => (column.style === undefined ? text : column.style(text, row));
+    const top = [style(heading, value(heading, row)), ...beside.map((column) => style(column, value(column, row)))].filter((text) => text !== '');
+    const lines = [top.join(' ')];
+    for (const column of fields) {
+      let text = value(column, row);
+      if (text === '') continue;
+      const room = width === undefined ? undefined : stacked ? width : width - displayWidth(inline(column.title, ''));
+      if (column.shrink !== undefined && room !== undefined && displayWidth(text) > room) text = column.shrink.cut(text, Math.max(1, room));
+      if (stacked) lines.push(options.title(column.title), style(column, text));
+      else lines.push(`  ${options.title(pad(column.title, titleWidth, 'left'))}  ${style(column, text)}`);
+    }
+    blocks.push(lines);
+  }
+  return blocks;
 }
 
 function bodyCells(layout: Layout, row: number): string[] {
@@ -136,6 +208,23 @@ export function displayWidth(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;
+}
+
+/**
+ * Free text shortened to `width` at a space, with `ellipsis` where the rest was: a clock, a count or
+ * a symbol in it is shown whole or not at all. Just the ellipsis when not even the first word fits.
+ */
+export function shorten(text: string, width: number, ellipsis: string): string {
+  if (displayWidth(text) <= width) return text;
+  const words = text.split(' ');
+  let kept = '';
+  for (const word of words) {
+    const next = kept === '' ? word : `${kept} ${word}`;
+    if (displayWidth(next) + displayWidth(ellipsis) > width) break;
+    kept = next;
+  }
+  // A word that ends in a separator reads better without it: `EURUSD,…` as `EURUSD…`.
+  return `${kept.replace(/[,:;·|]$/, '').trimEnd()}${ellipsis}`;
 }
 
 const SGR = /^\u001b\[[0-9;]*m/;

@@ -1,8 +1,9 @@
-// Quotes as text for pipes and files: JSON, NDJSON, CSV and TSV. Prices are written with exactly
-// the digits the service sent, as JSON numbers, so this builds JSON text itself instead of calling
-// JSON.stringify on floats.
+// Quotes as text for pipes and files: JSON, NDJSON, CSV and TSV, each writing the fields declared in
+// fields.ts, in their order. Prices are written with exactly the digits the service sent, as JSON
+// numbers, so this builds JSON text itself instead of calling JSON.stringify on floats.
 import type { Quote } from '../api/types.js';
 import { safeJson, stripControl } from '../shared/text.js';
+import { fieldsOf, SENT_FIELDS, type FieldName, type QuoteField } from './fields.js';
 
 export interface QuotesView {
   data: readonly Quote[];
@@ -16,8 +17,10 @@ export interface QuotesView {
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : safeJson(text));
 
-function quoteObject(quote: Quote): string {
-  return `{"symbol":${q(quote.symbol)},"bid":${quote.bid},"ask":${quote.ask},"mid":${quote.mid},"timestamp":${q(quote.timestamp)}}`;
+/** A field's value in JSON: a price as the number the service sent, anything else a string. */
+function jsonValue(field: QuoteField, quote: Quote, now: number): string {
+  const value = field.read(quote, now);
+  return field.kind === 'price' ? value : q(value);
 }
 
 /**
@@ -25,11 +28,14 @@ function quoteObject(quote: Quote): string {
  * of JSON.stringify(value, null, 2), with the prices as numbers. The pieces go into one array and
  * are joined once, which at 10,000 quotes is twice as fast as building each quote's text apart.
  */
-export function renderJson(view: QuotesView): string {
+export function renderJson(view: QuotesView, names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  const fields = fieldsOf(names);
+  const keys = fields.map((field, i) => `${i === 0 ? '' : ','}\n      ${q(field.name)}: `);
   const parts = ['{\n  "data": ['];
   view.data.forEach((quote, i) => {
-    parts.push(i === 0 ? '\n    {\n      "symbol": ' : ',\n    {\n      "symbol": ', q(quote.symbol), ',\n      "bid": ', quote.bid,
-      ',\n      "ask": ', quote.ask, ',\n      "mid": ', quote.mid, ',\n      "timestamp": ', q(quote.timestamp), '\n    }');
+    parts.push(i === 0 ? '\n    {' : ',\n    {');
+    fields.forEach((field, f) => parts.push(keys[f]!, jsonValue(field, quote, now)));
+    parts.push('\n    }');
   });
   parts.push(view.data.length === 0 ? ']' : '\n  ]', ',\n  "missing": ', safeJson(view.missing, 2).replaceAll('\n', '\n  '));
   if (view.stale !== undefined) parts.push(',\n  "stale": ', safeJson(view.stale, 2).replaceAll('\n', '\n  '));
@@ -38,13 +44,16 @@ export function renderJson(view: QuotesView): string {
 }
 
 /** One quote per line. */
-export function renderNdjson(data: readonly Quote[]): string {
+export function renderNdjson(data: readonly Quote[], names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  const fields = fieldsOf(names);
+  const keys = fields.map((field, i) => `${i === 0 ? '{' : ','}${q(field.name)}:`);
   let text = '';
-  for (const quote of data) text += `${quoteObject(quote)}\n`;
+  for (const quote of data) {
+    for (let f = 0; f < fields.length; f++) text += keys[f]! + jsonValue(fields[f]!, quote, now);
+    text += '}\n';
+  }
   return text;
 }
-
-const COLUMNS = ['symbol', 'bid', 'ask', 'mid', 'timestamp'] as const;
 
 /** The other line breaks Python's splitlines() honours (\v, \f, \x1c-\x1e and \x85 are controls). */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
@@ -57,17 +66,37 @@ export function cellText(text: string): string {
   return stripControl(text).replace(LINE_SEPARATORS, '');
 }
 
-/** RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted. */
-export function renderCsv(data: readonly Quote[]): string {
-  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  let text = `${COLUMNS.join(',')}\r\n`;
-  for (const quote of data) text += `${COLUMNS.map((column) => field(cellText(quote[column]))).join(',')}\r\n`;
+const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted. The header line. */
+export function csvHeader(names: readonly FieldName[] = SENT_FIELDS): string {
+  return `${names.join(',')}\r\n`;
+}
+
+/** CSV rows, without the header: what a watch appends at each poll. */
+export function csvRows(data: readonly Quote[], names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  const fields = fieldsOf(names);
+  let text = '';
+  for (const quote of data) text += `${fields.map((field) => csvField(cellText(field.read(quote, now)))).join(',')}\r\n`;
   return text;
 }
 
+export function renderCsv(data: readonly Quote[], names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  return csvHeader(names) + csvRows(data, names, now);
+}
+
 /** Tab-separated with a header line: no colour, no box, one quote per line. */
-export function renderTsv(data: readonly Quote[]): string {
-  let text = `${COLUMNS.join('\t')}\n`;
-  for (const quote of data) text += `${COLUMNS.map((column) => cellText(quote[column])).join('\t')}\n`;
+export function tsvHeader(names: readonly FieldName[] = SENT_FIELDS): string {
+  return `${names.join('\t')}\n`;
+}
+
+export function tsvRows(data: readonly Quote[], names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  const fields = fieldsOf(names);
+  let text = '';
+  for (const quote of data) text += `${fields.map((field) => cellText(field.read(quote, now))).join('\t')}\n`;
   return text;
+}
+
+export function renderTsv(data: readonly Quote[], names: readonly FieldName[] = SENT_FIELDS, now = 0): string {
+  return tsvHeader(names) + tsvRows(data, names, now);
 }

@@ -6,8 +6,9 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { quoteProblems } from '../api/quote-checks.js';
 import type { Quote } from '../api/types.js';
-import { formatAge, isStale } from '../shared/time.js';
-import { alignDecimals, boundedDecimal, compare, fractionDigits, padFraction, plainDecimal, subtract } from './decimal.js';
+import { isStale } from '../shared/time.js';
+import { alignDecimals, compactDecimal, compare, fractionDigits, padFraction, plainDecimal } from './decimal.js';
+import { FIELD_NAMES, fieldsOf, formatQuoteAge, TABLE_FIELDS, type FieldName } from './fields.js';
 import { BOX_FRAME, drawBox, layoutColumns, type Column } from './grid.js';
 import { cellText } from './quotes.js';
 
@@ -17,36 +18,37 @@ export interface TableOptions {
   now: number;
   /** Quotes older than this are marked stale. */
   maxAgeMs?: number;
-  /** The terminal's width: the least needed columns are dropped to fit. Undefined (a pipe): drawn whole. */
+  /**
+   * The terminal's width: the least needed columns are dropped to fit, then a block per quote. Undefined
+   * or 0 (a pipe, a terminal that does not know): drawn whole.
+   */
   columns?: number;
   /** Plain ASCII instead of box-drawing characters and `…` (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
+  /** The columns, in order (fields.ts); TABLE_FIELDS by default. */
+  fields?: readonly FieldName[];
 }
 
-export interface QuoteRow {
-  symbol: string;
-  bid: string;
-  ask: string;
-  mid: string;
-  spread: string;
-  age: string;
+export type QuoteRow = Record<FieldName, string> & {
   notes: string[];
   stale: boolean;
   /** Crossed, locked, or a quote that cannot be right: more than stale. */
   alarming: boolean;
-}
+};
 
 /**
- * A price cell is at most this wide: one quote of 1e999 would otherwise pad every row of its
- * column to a thousand characters (20,000 quotes made a 121 MB table). 24 holds 18 decimals of an
- * instrument priced in the thousands, or 15 integer digits and 8 decimals.
+ * A price wider than this in plain notation is shown in exponent form when that is shorter (one
+ * quote of 1e999 would otherwise pad every row of its column to a thousand characters: 20,000
+ * quotes made a 121 MB table), and a cell wider than this still (more significant digits than fit)
+ * is written whole without widening its column. 24 holds 18 decimals of an instrument priced in the
+ * thousands, or 15 integer digits and 8 decimals.
  */
 export const MAX_PRICE_WIDTH = 24;
 
-/** The facts of each row, before alignment and colour. */
-export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'now' | 'maxAgeMs' | 'ascii'>): QuoteRow[] {
-  const ellipsis = options.ascii ? '...' : '…';
-  const cell = (text: string) => boundedDecimal(text, MAX_PRICE_WIDTH, ellipsis);
+/** The facts of each row, before alignment and colour: every field's cell, as fields.ts reads it. */
+export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'now' | 'maxAgeMs'>): QuoteRow[] {
+  const cell = (text: string) => compactDecimal(text, MAX_PRICE_WIDTH);
+  const fields = fieldsOf(FIELD_NAMES);
   return data.map((quote) => {
     const bid = plainDecimal(quote.bid);
     const ask = plainDecimal(quote.ask);
@@ -64,85 +66,67 @@ export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'n
     if (stale) notes.push('stale');
     const problems = quoteProblems(quote, options.now);
     notes.push(...problems);
+    const row = { notes, stale, alarming: order >= 0 || problems.length > 0 } as QuoteRow;
+    for (const field of fields) {
+      const value = field.read(quote, options.now);
+      row[field.name] = field.kind === 'price' ? padded(plainDecimal(value)) : cellText(value);
+    }
+    return row;
+  });
+}
+
+export { formatQuoteAge };
+
+/** A column of the table or the board, named after its field (or `note`). */
+export type NamedColumn = Column & { name: FieldName | 'note' };
+
+export type PriceStyle = (field: FieldName, padded: string, row: number) => string;
+
+/**
+ * The columns both the table and the board show, one per field in `names` and a Note when a row
+ * has one, aligned and styled: stale rows dimmed, notes in yellow (stale) or red (anything worse).
+ * When the width is short, the fields go in their dropOrder (fields.ts: Age, then Spread, then
+ * Mid), and the Note last, cut before it goes; Symbol, Bid and Ask always stay.
+ */
+export function quoteColumns(
+  rows: readonly QuoteRow[], chalk: ChalkInstance, priceStyle?: PriceStyle, ascii = false, names: readonly FieldName[] = TABLE_FIELDS,
+): NamedColumn[] {
+  const dim = (text: string, row: number) => (rows[row]!.stale ? chalk.dim(text) : text);
+  const columns: NamedColumn[] = fieldsOf(names).map((field) => {
+    const cells = rows.map((row) => row[field.name]);
+    const price = field.kind === 'price';
+    const aligned = price ? alignDecimals(cells, MAX_PRICE_WIDTH) : cells;
     return {
-      symbol: cellText(quote.symbol),
-      bid: padded(bid),
-      ask: padded(ask),
-      mid: padded(plainDecimal(quote.mid)),
-      spread: padded(subtract(ask, bid)),
-      age: formatQuoteAge(options.now - Date.parse(quote.timestamp)),
-      notes,
-      stale,
-      alarming: order >= 0 || problems.length > 0,
+      name: field.name,
+      title: field.title,
+      align: field.align,
+      cells: aligned,
+      style: price && priceStyle !== undefined ? (padded, row) => dim(priceStyle(field.name, padded, row), row) : dim,
+      dropOrder: field.dropOrder,
+      // The aligned cells share one width; a price wider than MAX_PRICE_WIDTH does not set it.
+      widest: price ? Math.max(0, ...aligned.filter((_cell, row) => cells[row]!.length <= MAX_PRICE_WIDTH).map((cell) => cell.length)) : undefined,
     };
   });
-}
-
-/**
- * A quote's age as it is drawn. Under 10 s in tenths (`0.8s`), under a minute in seconds, both
- * rounded up: an age never reads younger than it is, so a row marked stale under --max-age 500ms
- * reads `0.6s`, never `0s` or `0.5s`. Longer ages as formatAge writes them (`3m`, `2h 5m`, `3d`).
- */
-export function formatQuoteAge(ms: number): string {
-  if (Number.isNaN(ms)) return '?';
-  if (ms <= 0) return '0s';
-  if (ms < 10_000) return `${Math.ceil(ms / 100) / 10}s`;
-  if (ms < 60_000) return `${Math.ceil(ms / 1000)}s`;
-  return formatAge(ms);
-}
-
-export interface QuoteColumns {
-  symbol: Column;
-  bid: Column;
-  ask: Column;
-  mid: Column;
-  spread: Column;
-  age: Column;
-  /** Only when a row has a note. */
-  note: Column | undefined;
-}
-
-export type PriceStyle = (field: 'bid' | 'ask' | 'mid', padded: string, row: number) => string;
-
-/**
- * The columns both the table and the board show, aligned and styled: stale rows dimmed, notes in
- * yellow (stale) or red (anything worse). When the width is short, Age goes first, then Spread,
- * then Mid (the facts of a Note weigh more than a price halfway between two shown), and the Note
- * last, cut before it goes; Symbol, Bid and Ask always stay.
- */
-export function quoteColumns(rows: readonly QuoteRow[], chalk: ChalkInstance, priceStyle?: PriceStyle, ascii = false): QuoteColumns {
-  const dim = (text: string, row: number) => (rows[row]!.stale ? chalk.dim(text) : text);
-  const price = (field: 'bid' | 'ask' | 'mid', dropOrder?: number): Column => ({
-    title: field[0]!.toUpperCase() + field.slice(1),
-    align: 'left',
-    cells: alignDecimals(rows.map((row) => row[field])),
-    style: priceStyle === undefined ? dim : (padded, row) => dim(priceStyle(field, padded, row), row),
-    dropOrder,
-  });
   const ellipsis = ascii ? '...' : '…';
-  const withNotes = rows.some((row) => row.notes.length > 0);
-  return {
-    symbol: { title: 'Symbol', align: 'left', cells: rows.map((row) => row.symbol), style: dim },
-    bid: price('bid'),
-    ask: price('ask'),
-    mid: price('mid', 4),
-    spread: { title: 'Spread', align: 'left', cells: alignDecimals(rows.map((row) => row.spread)), style: dim, dropOrder: 3 },
-    age: { title: 'Age', align: 'right', cells: rows.map((row) => row.age), style: dim, dropOrder: 2 },
-    note: withNotes ? {
+  if (rows.some((row) => row.notes.length > 0)) {
+    columns.push({
+      name: 'note',
       title: 'Note',
       align: 'left',
       cells: rows.map((row) => row.notes.join(', ')),
       style: (padded, row) => (rows[row]!.alarming ? chalk.red(padded) : rows[row]!.stale ? chalk.yellow(padded) : padded),
       dropOrder: 5,
-      shrink: { minWidth: 12, cut: (text, width) => `${text.slice(0, width - ellipsis.length)}${ellipsis}` },
-    } : undefined,
-  };
+      shrink: { minWidth: 12, cut: (text, width) => `${text.slice(0, Math.max(0, width - ellipsis.length))}${ellipsis}` },
+    });
+  }
+  return columns;
 }
 
 export function renderTable(data: readonly Quote[], options: TableOptions): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const ascii = options.ascii === true;
-  const { symbol, bid, ask, mid, spread, age, note } = quoteColumns(quoteRows(data, options), chalk, undefined, ascii);
-  const columns = [symbol, bid, ask, mid, spread, age, ...(note === undefined ? [] : [note])];
-  return drawBox(layoutColumns(columns, options.columns, BOX_FRAME), { ascii, title: (text) => chalk.bold(text), maxWidth: options.columns });
+  const columns = quoteColumns(quoteRows(data, options), chalk, undefined, ascii, options.fields);
+  // A width of 0 is a terminal that does not know its own: drawn whole, as in a pipe.
+  const width = options.columns !== undefined && options.columns > 0 ? options.columns : undefined;
+  return drawBox(layoutColumns(columns, width, BOX_FRAME), { ascii, title: (text) => chalk.bold(text), maxWidth: width });
 }

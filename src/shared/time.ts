@@ -16,6 +16,18 @@ export function formatAge(ms: number): string {
   return `${Math.floor(hours / 24)}d`;
 }
 
+/**
+ * How far a quote's timestamp may lie ahead of this machine's clock before it is a quote from the
+ * future: two clocks a few seconds apart are common (a VM that slept, a laptop off NTP), a quote
+ * stamped later than that is not a latest quote, however fresh it reads.
+ */
+export const CLOCK_SKEW_MS = 10_000;
+
+/** A timestamp more than the clock-skew allowance ahead of `now`. */
+export function isFuture(timestamp: string, now: number): boolean {
+  return Date.parse(timestamp) - now > CLOCK_SKEW_MS;
+}
+
 /** A quote is stale when its timestamp is more than `maxAgeMs` before `now`. */
 export function isStale(timestamp: string, now: number, maxAgeMs: number): boolean {
   return now - Date.parse(timestamp) > maxAgeMs;

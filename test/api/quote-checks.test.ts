@@ -13,6 +13,7 @@ describe('quoteProblems', () => {
     ['exponent notation in range', { ...good, bid: '1.0E-8', ask: '3e-8', mid: '2E-8' }],
     ['nanoseconds and an offset', { ...good, timestamp: '2026-11-23T13:59:58.123456789+02:00' }],
     ['29 February of a leap year', { ...good, timestamp: '2024-02-29T00:00:00Z' }],
+    ['a timestamp 10 s ahead: within the clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:10Z' }],
   ])('finds nothing wrong with %s', (_name, quote) => {
     expect(quoteProblems(quote, now)).toEqual([]);
   });
@@ -25,7 +26,9 @@ describe('quoteProblems', () => {
     ['a mid below the bid', { ...good, mid: '1.08504999999' }, ['mid is outside bid..ask']],
     ['a day that does not exist', { ...good, timestamp: '2026-02-30T00:00:00Z' }, ['timestamp names a day that does not exist']],
     ['twelve fraction digits', { ...good, timestamp: '9999-12-31T23:59:59.999999999999+23:59' }, ['timestamp is not an RFC 3339 date-time']],
-    ['year 9999', { ...good, timestamp: '9999-12-31T23:59:59Z' }, ['timestamp is more than a day in the future']],
+    ['year 9999', { ...good, timestamp: '9999-12-31T23:59:59Z' }, ['timestamp is 2912116d in the future']],
+    ['a timestamp 23 hours ahead', { ...good, timestamp: '2026-11-24T11:00:00Z' }, ['timestamp is 23h in the future']],
+    ['a timestamp 11 s ahead, past the 10 s clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:11Z' }, ['timestamp is 11s in the future']],
     ['an offset of 24 hours', { ...good, timestamp: '2026-11-23T12:00:00+24:00' }, ['timestamp is not an RFC 3339 date-time']],
   ])('names %s', (_name, quote, problems) => {
     expect(quoteProblems(quote, now)).toEqual(problems);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
 import { main } from '../../src/cli/main.js';
-import { boundedDecimal } from '../../src/render/decimal.js';
+import { compactDecimal } from '../../src/render/decimal.js';
 import { renderCsv, renderTsv } from '../../src/render/quotes.js';
 import { formatQuoteAge, MAX_PRICE_WIDTH, quoteRows, renderTable } from '../../src/render/table.js';
 import { createTestDeps } from '../helpers/cli.js';
@@ -47,11 +47,40 @@ describe('the table fits the terminal', () => {
     expect(text).toContain('│ crossed, timestamp… │\n');
   });
 
-  it('never wraps, even where nothing more can go: the line is cut at the edge', () => {
-    const text = renderTable([quote('A-VERY-LONG-SYMBOL-NAME', '1.08505', '1.08508', '1.085065')], { color: true, now, columns: 30 });
-    expect(titles(text)).toEqual(['Symbol', 'Bi']);
-    for (const line of lines(text)) expect([...line.replace(SGR, '')].length).toBeLessThanOrEqual(30);
-    expect(text).not.toMatch(/\u001b\[1m[^\u001b]*\n/); // a cut inside a style is closed before the line ends
+  it('never cuts a value: where Symbol, Bid and Ask do not fit side by side, a block per quote, a field per line', () => {
+    const text = renderTable([quote('A-VERY-LONG-SYMBOL-NAME', '1.08505', '1.08508', '1.085065'), AAPL], { color: true, now, columns: 30 });
+    expect(text.replace(SGR, '')).toBe([
+      'A-VERY-LONG-SYMBOL-NAME',
+      '  Bid     1.08505',
+      '  Ask     1.08508',
+      '  Mid     1.085065',
+      '  Spread  0.00003',
+      '  Age     2s',
+      '',
+      'AAPL',
+      '  Bid     227.10',
+      '  Ask     227.12',
+      '  Mid     227.11',
+      '  Spread  0.02',
+      '  Age     4s',
+      '',
+    ].join('\n'));
+  });
+
+  it('below the width of a line, each title above its value, the value whole for the terminal to wrap', () => {
+    const text = renderTable([EURUSD], { color: false, now, columns: 5 });
+    expect(text).toBe('EURUSD\nBid\n1.08505\nAsk\n1.08508\nMid\n1.085065\nSpread\n0.00003\nAge\n2s\n');
+  });
+
+  it('cuts only the Note, free text, with a marker: in a block too', () => {
+    const text = renderTable([quote('EURUSD', '1.08508', '1.08505', '1.085065', '2026-02-30T12:00:00Z')], { color: false, now, columns: 24 });
+    expect(lines(text)).toContain('  Bid     1.08508');
+    expect(lines(text)).toContain('  Note    crossed, time…');
+    for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(24);
+  });
+
+  it.each([0, undefined])('a width of %s (unknown) draws the table whole, as in a pipe', (columns) => {
+    expect(titles(renderTable([EURUSD, AAPL], { color: false, now, columns }))).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age']);
   });
 });
 
@@ -69,6 +98,9 @@ describe('ages', () => {
   it.each([
     [0, '0s'],
     [-5000, '0s'], // a clock a little ahead
+    [-10_000, '0s'], // within the 10 s clock-skew allowance
+    [-10_001, 'future'],
+    [-23 * 3_600_000, 'future'],
     [1, '0.1s'],
     [800, '0.8s'],
     [501, '0.6s'], // rounded up: never younger than it is
@@ -97,11 +129,12 @@ describe('price cells of bounded width (a price of 1e999 must not pad every row)
     ['1e999', '1e+999'],
     ['1e-999', '1e-999'],
     ['-1.5e40', '-1.5e+40'],
-    ['1.0849999999999999999999999999999999', '1.084999999999999999999…'], // too many digits: cut, marked
-    ['1234567890123456789012345.123456789', '1.23456789012345678…e+24'],
+    // More significant digits than the width: whole, never cut (the shorter exact form).
+    ['1.0849999999999999999999999999999999', '1.0849999999999999999999999999999999'],
+    ['1234567890123456789012345.123456789', '1234567890123456789012345.123456789'],
+    ['1.23456789012345678901234567e-30', '1.23456789012345678901234567e-30'],
   ])('%s is shown as %s', (price, shown) => {
-    expect(boundedDecimal(price, MAX_PRICE_WIDTH)).toBe(shown);
-    expect(shown.length).toBeLessThanOrEqual(MAX_PRICE_WIDTH);
+    expect(compactDecimal(price, MAX_PRICE_WIDTH)).toBe(shown);
   });
 
   it('shows 1e999 and 1e-999 in exponent form, leaves the other rows as they were, and marks both', () => {

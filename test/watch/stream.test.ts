@@ -65,12 +65,46 @@ describe('NDJSON stream against the sandbox', () => {
     }
   });
 
-  it('ignores MKT_FORMAT (a default for one-shot output) and streams NDJSON', async () => {
+  // The format is decided once, for a one-shot run and a watch alike: MKT_FORMAT and the profile's
+  // `format` act on --watch as --format does. CSV and TSV stream: their header once, then a row per
+  // quote per poll.
+  it.each([
+    ['--format csv', ['--format', 'csv'], {}, false],
+    ['MKT_FORMAT=csv', [], { MKT_FORMAT: 'csv' }, false],
+    ["the profile's format csv", [], {}, true],
+  ])('streams CSV with %s: the header once, a row per quote per poll', async (_name, args, env, profile) => {
     await login(sandbox);
-    const result = await watch(sandbox, ['EURUSD', '--watch', '--count', '1'], { env: { MKT_FORMAT: 'csv' } });
+    if (profile) expect((await runCli(['config', 'set', 'format', 'csv'], { configDir })).code).toBe(0);
+    const result = await watch(sandbox, ['EURUSD', 'AAPL', '--watch', '--count', '2', ...args], { env });
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(lines(result.stdout)).toHaveLength(1);
-    expect(JSON.parse(result.stdout).symbol).toBe('EURUSD');
+    const rows = result.stdout.split('\r\n');
+    expect(rows[0]).toBe('symbol,bid,ask,mid,timestamp');
+    expect(rows.slice(1, -1).map((row) => row.split(',')[0])).toEqual(['EURUSD', 'AAPL', 'EURUSD', 'AAPL']);
+    expect(rows.at(-1)).toBe('');
+    for (const row of rows.slice(1, -1)) expect(row).toMatch(/^[A-Z]+,\d+\.\d+,\d+\.\d+,\d+\.\d+,\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  });
+
+  it('streams TSV with MKT_FORMAT=tsv, on a terminal too, as --format tsv does', async () => {
+    await login(sandbox);
+    const result = await watch(sandbox, ['EURUSD', '--watch', '--count', '2'], { env: { MKT_FORMAT: 'tsv' }, stdoutIsTTY: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('\u001b');
+    const out = lines(result.stdout);
+    expect(out[0]).toBe('symbol\tbid\task\tmid\ttimestamp');
+    expect(out.slice(1).map((line) => line.split('\t')[0])).toEqual(['EURUSD', 'EURUSD']);
+  });
+
+  it.each([
+    ['MKT_FORMAT=json', { MKT_FORMAT: 'json' }, /--watch cannot write json \(from MKT_FORMAT=json\)/],
+    ['MKT_FORMAT=table in a pipe', { MKT_FORMAT: 'table' }, /^error: --watch --format table needs a terminal \(from MKT_FORMAT=table\)/],
+  ])('refuses %s as it refuses the flag: exit 2, nothing on stdout', async (_name, env, message) => {
+    await login(sandbox);
+    const result = await watch(sandbox, ['EURUSD', '--watch', '--count', '1'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect(sleeps).toEqual([]);
   });
 
   it('streams NDJSON on a terminal too when --format ndjson says so', async () => {
@@ -296,7 +330,6 @@ describe('against scripted servers', () => {
   });
 
   it.each([
-    [['--watch', '--format', 'csv'], /--watch cannot write csv/],
     [['--watch', '--json'], /--watch cannot write json/],
     [['--watch', '--format', 'table'], /--watch --format table needs a terminal/],
     [['--watch', '--strict'], /--strict cannot be used with --watch/],

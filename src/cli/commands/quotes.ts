@@ -12,7 +12,8 @@ import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createHttp } from '../http.js';
-import { chooseFormat, FORMATS, type Format } from '../options/format.js';
+import { chosenFormat, defaultFormat, FORMATS, parseFields, type Format } from '../options/format.js';
+import { FIELD_NAMES } from '../../render/fields.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../main.js';
@@ -26,6 +27,7 @@ export interface QuotesOptions extends TargetFlags, NetworkFlags {
   venue?: string;
   format?: Format;
   json?: boolean;
+  fields?: string;
   strict?: boolean;
   maxAge?: string;
   batchSize?: string;
@@ -38,6 +40,16 @@ export interface QuotesOptions extends TargetFlags, NetworkFlags {
   changesOnly?: boolean;
 }
 
+/**
+ * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
+ * names are still the option's choices for completion and help.
+ */
+function fieldsOption(): Option {
+  const option = new Option('--fields <list>', 'the fields to write, in order, e.g. symbol,bid,ask (spread and age: table and board only)');
+  option.argChoices = [...FIELD_NAMES];
+  return option;
+}
+
 export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('quotes')
     .description('get the latest quotes: bid, ask, mid and timestamp, with every digit the service sends')
@@ -47,6 +59,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--venue <venue>', 'only quotes from this venue or market center, e.g. XNAS')
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
     .option('--json', 'the same as --format json')
+    .addOption(fieldsOption())
     .option('--strict', 'exit 3 when a symbol is missing, a quote is stale, or a quote cannot be right (a negative price, a mid outside bid..ask, a date that does not exist)')
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
@@ -64,6 +77,7 @@ Examples:
   $ mkt quotes EURUSD USDJPY AAPL
   $ mkt quotes --symbols EURUSD,GBPUSD --venue EBS --format csv > quotes.csv
   $ mkt quotes EURUSD --json | jq -r '.data[0].mid'
+  $ mkt quotes EURUSD AAPL --fields symbol,bid,ask --format csv
   $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
   $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
   $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .`);
@@ -92,12 +106,16 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   }
   // A rate-limit plan is worded with the symbols asked for (explain.ts).
   state.symbolCount = symbols.length;
+  // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
+  // run and a watch alike; each has its own default when none is.
+  const chosen = chosenFormat(deps, options);
   // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
     const { runWatch } = await import('../watch/run-watch.js');
-    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs }, options, state);
+    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);
   }
-  const format = chooseFormat(deps, options);
+  const format = chosen?.format ?? defaultFormat(deps);
+  const fields = parseFields(options.fields, format);
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   let result: QuotesResult;
@@ -117,5 +135,5 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     http.cliProgress.stop();
   }
 
-  return writeQuotes(deps, result, { ...options, symbolCount: symbols.length, format, maxAgeMs });
+  return writeQuotes(deps, result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });
 }

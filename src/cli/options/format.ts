@@ -1,18 +1,15 @@
-// The output formats of mkt quotes, and the one place that decides which applies: --format (or
-// --json), then MKT_FORMAT, then the profile's `format` setting, then table on a terminal and tsv
-// in a pipe.
+// Which output format mkt quotes writes, decided in one place for a one-shot run and a watch alike:
+// --format (or --json), then MKT_FORMAT, then the profile's `format` setting; with none of them,
+// table on a terminal and tsv in a pipe (a watch: the board on a terminal, NDJSON in a pipe).
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
+import { FORMATS, isFormat, type Format } from '../../render/formats.js';
+import { FIELD_NAMES, QUOTE_FIELDS, type FieldName } from '../../render/fields.js';
 
-export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export function isFormat(value: string): value is Format {
-  return (FORMATS as readonly string[]).includes(value);
-}
+export { FORMATS, isFormat, type Format };
 
 export interface FormatFlags {
   format?: Format;
@@ -20,17 +17,62 @@ export interface FormatFlags {
   profile?: string;
 }
 
-export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
-  if (flags.json) return 'json';
-  if (flags.format) return flags.format;
+/** A format asked for, and where it was asked for, as a message names it (`--format csv`, `MKT_FORMAT=csv`). */
+export interface FormatChoice {
+  format: Format;
+  from: string;
+}
+
+/** The format asked for by flag, environment or profile; undefined when none is. */
+export function chosenFormat(deps: Deps, flags: FormatFlags): FormatChoice | undefined {
+  if (flags.json) return { format: 'json', from: '--json' };
+  if (flags.format) return { format: flags.format, from: `--format ${flags.format}` };
   const fromEnv = deps.env.MKT_FORMAT;
   if (fromEnv) {
     if (!isFormat(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not "${fromEnv.slice(0, 40)}"`);
-    return fromEnv;
+    return { format: fromEnv, from: `MKT_FORMAT=${fromEnv}` };
   }
   const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.format;
-  if (stored && isFormat(stored)) return stored;
+  if (stored && isFormat(stored)) return { format: stored, from: `the profile's format ${stored}` };
+  return undefined;
+}
+
+/** The format of a one-shot run when none is asked for. */
+export function defaultFormat(deps: Deps): Format {
   return deps.io.stdoutIsTTY ? 'table' : 'tsv';
+}
+
+/** The format of a one-shot run. */
+export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
+  return chosenFormat(deps, flags)?.format ?? defaultFormat(deps);
+}
+
+/**
+ * --fields: the fields to write, in order, checked against the format: every format takes the
+ * fields the service sends (symbol, bid, ask, mid, timestamp); the table and the board also take
+ * the two they derive (spread, age). Undefined without --fields: each format's own.
+ */
+export function parseFields(text: string | undefined, format: Format): FieldName[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const valid = format === 'table' ? FIELD_NAMES : FIELD_NAMES.filter((name) => !QUOTE_FIELDS[name].derived);
+  const hint = `valid fields: ${FIELD_NAMES.join(', ')} (spread and age in the table and on the board only), e.g. --fields symbol,bid,ask`;
+  if (names.length === 0) throw new UsageError('--fields needs at least one field', hint);
+  const fields: FieldName[] = [];
+  for (const name of names) {
+    if (!(FIELD_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--fields: unknown field "${stripForMessage(name)}"`, hint);
+    }
+    const field = name as FieldName;
+    if (!valid.includes(field)) throw new UsageError(`--fields: ${field} is shown by the table and the board only, not by ${format}`, hint);
+    if (fields.includes(field)) throw new UsageError(`--fields: ${field} is given twice`, hint);
+    fields.push(field);
+  }
+  return fields;
+}
+
+function stripForMessage(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 40);
 }
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */

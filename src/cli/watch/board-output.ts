@@ -9,6 +9,8 @@ import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
 import { scrubSecrets } from '../secrets.js';
+import type { FieldName } from '../../render/fields.js';
+import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -28,6 +30,8 @@ export interface BoardOutputOptions {
   maxAgeMs: number | undefined;
   /** Show only the quotes whose prices moved at the latest poll (all of them at the first). */
   changesOnly: boolean;
+  /** --fields: the board's columns, in order; the table's by default. */
+  fields?: readonly FieldName[];
   /** The sparklines' memory; keyed by symbol, so only symbols asked for may reach it. */
   history?: History;
 }
@@ -49,11 +53,13 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
   /** The board's lines; every quote's when `rows` is undefined. */
   const frame = (rows: number | undefined) => renderBoard(
     { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
-    { color: options.color, ascii: options.ascii, columns: terminal.size().columns ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs },
+    // A terminal that reports a width of 0 (script, some CI runners) is taken to be COLUMNS or 80 wide.
+    { color: options.color, ascii: options.ascii, columns: terminalColumns(terminal.size().columns, deps.env) ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
   );
   const draw = () => {
     if (!active) return;
-    const lines = frame(terminal.size().rows);
+    const { rows } = terminal.size();
+    const lines = frame(rows === 0 ? 24 : rows);
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
     deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
   };

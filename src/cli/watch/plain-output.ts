@@ -8,7 +8,9 @@ import { cellText } from '../../render/quotes.js';
 import { formatDuration } from '../../shared/duration.js';
 import { stripControl } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
+import type { FieldName } from '../../render/fields.js';
 import type { Deps } from '../deps.js';
+import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -18,6 +20,8 @@ export interface PlainOutputOptions {
   maxAgeMs: number | undefined;
   /** Draw only the quotes whose prices moved at the latest poll (all of them at the first). */
   changesOnly: boolean;
+  /** --fields: the table's columns and their order; undefined: the table's own. */
+  fields: readonly FieldName[] | undefined;
 }
 
 export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
@@ -35,7 +39,7 @@ export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: 
       const data = options.changesOnly && polls > 1 ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
       // One write per poll, a blank line between polls.
       const table = data.length > 0 || result.data.length === 0
-        ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminal.size().columns, ascii: true })
+        ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminalColumns(terminal.size().columns, deps.env), ascii: true, fields: options.fields })
         : 'no price changed at the latest poll\n';
       deps.io.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
       if (ignored.length > 0 && !warnedIgnored) {

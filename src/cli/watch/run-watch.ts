@@ -32,6 +32,7 @@ import { requireCredentials, withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { createHttp } from '../http.js';
 import type { RunState } from '../main.js';
+import type { FormatChoice } from '../options/format.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
 import { createPlainOutput } from './plain-output.js';
@@ -49,6 +50,8 @@ export interface WatchRequest {
   batchSize: number | undefined;
   concurrency: number | undefined;
   maxAgeMs: number | undefined;
+  /** The format asked for, as one-shot runs decide it (options/format.ts); undefined: the default. */
+  format?: FormatChoice;
 }
 
 /** `history`: the board's sparkline memory (a test reads its size). */
@@ -56,7 +59,7 @@ export async function runWatch(
   deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState,
   terminal: WatchTerminal = createProcessTerminal(deps), history?: History,
 ): Promise<number> {
-  const settings = resolveWatchSettings(deps, options);
+  const settings = resolveWatchSettings(deps, options, request.format);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
   const maxWaitMs = http.maxWaitMs ?? DEFAULTS.maxWaitMs;
@@ -87,11 +90,11 @@ export async function runWatch(
     await requireCredentials(deps, options, credentialHttp);
     output = settings.board
       ? createBoardOutput(deps, terminal, {
-        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, history,
+        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
       })
       : settings.plain
-        ? createPlainOutput(deps, terminal, { color: settings.color, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly })
-        : createStreamOutput(deps, { changesOnly: settings.changesOnly });
+        ? createPlainOutput(deps, terminal, { color: settings.color, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields })
+        : createStreamOutput(deps, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });

@@ -1,7 +1,10 @@
 // The watch flags, checked: --interval (clamped to the minimum with a warning), --count, and which
-// output to draw. The board needs a terminal that understands cursor control; anywhere else the
-// watch writes NDJSON, the one format that streams (a table, JSON document, CSV or TSV cannot grow
-// by a poll at a time), so other --format values are refused rather than silently replaced.
+// output to draw. The format is the one a one-shot run would use, however it was asked for (--format,
+// MKT_FORMAT, the profile: options/format.ts). The table is the live board, which needs a terminal
+// that understands cursor control; NDJSON, CSV and TSV stream, a line per quote per poll (CSV and
+// TSV with their header once); a JSON document cannot grow by a poll at a time and is refused rather
+// than silently replaced. Asked for nothing, the watch draws the board on a terminal and writes
+// NDJSON anywhere else.
 import type { QuotesOptions } from '../commands/quotes.js';
 import type { Deps } from '../deps.js';
 import { parseDuration } from '../../shared/duration.js';
@@ -10,12 +13,19 @@ import { UsageError } from '../errors.js';
 import { useAscii } from '../charset.js';
 import { isColorEnabled } from '../io.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
+import { parseFields, type FormatChoice } from '../options/format.js';
+import type { FieldName } from '../../render/fields.js';
+import { RENDERERS, type Format } from '../../render/formats.js';
 
 export interface WatchSettings {
-  /** The live board (a terminal) or the NDJSON stream. */
+  /** The live board (a terminal) or a stream. */
   board: boolean;
   /** TERM=dumb on a terminal, where the board would be: a plain table per poll (plain-output.ts). */
   plain: boolean;
+  /** What the stream writes (ndjson, csv or tsv); `table` for the board or the plain tables. */
+  format: Format;
+  /** --fields, checked against the format; undefined: the format's own. */
+  fields: FieldName[] | undefined;
   intervalMs: number;
   /** Stop after this many polls, failed ones included (run-watch.ts says what the exit code is then). */
   count: number | undefined;
@@ -25,7 +35,7 @@ export interface WatchSettings {
   ascii: boolean;
 }
 
-export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchSettings {
+export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen: FormatChoice | undefined): WatchSettings {
   if (!options.watch) {
     throw new UsageError('--interval, --count and --changes-only only apply with --watch', 'add --watch, e.g. mkt quotes EURUSD --watch --interval 5s');
   }
@@ -33,18 +43,23 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
     throw new UsageError('--strict cannot be used with --watch: a watch has no single result to judge',
       'for a CI check, run mkt quotes --strict without --watch');
   }
-  const format = options.json ? 'json' : options.format;
   const terminal = deps.io.stdoutIsTTY && deps.env.TERM !== 'dumb';
-  const plain = deps.io.stdoutIsTTY && deps.env.TERM === 'dumb' && (format === undefined || format === 'table');
+  const dumb = deps.io.stdoutIsTTY && deps.env.TERM === 'dumb';
+  const format = chosen?.format ?? (terminal || dumb ? 'table' : 'ndjson');
+  // TERM=dumb on a terminal, where the board would be: a plain table per poll.
+  const plain = dumb && format === 'table';
+  // A format that did not come from a flag says where it came from, so the fix is plain.
+  const source = chosen === undefined || chosen.from.startsWith('--') ? '' : ` (from ${chosen.from})`;
   if (format === 'table' && !terminal && !plain) {
-    throw new UsageError('--watch --format table needs a terminal: the live board redraws the screen in place',
-      'in a pipe or file, --watch writes NDJSON (leave out --format, or use --format ndjson)');
+    throw new UsageError(`--watch --format table needs a terminal${source}: the live board redraws the screen in place`,
+      'in a pipe or file, --watch writes NDJSON (leave out the format, or use --format ndjson, csv or tsv)');
   }
-  if (format !== undefined && format !== 'table' && format !== 'ndjson') {
-    throw new UsageError(`--watch cannot write ${format}: it streams NDJSON, one quote per line per poll`,
-      'leave out --format (a live board on a terminal, NDJSON in a pipe), or use --format ndjson');
+  if (format !== 'table' && RENDERERS[format].stream === undefined) {
+    throw new UsageError(`--watch cannot write ${format}${source}: a JSON document cannot grow by a poll at a time`,
+      'use --format ndjson (a JSON object per quote per line), csv or tsv');
   }
-  const board = !plain && (format === 'table' || (format === undefined && terminal));
+  const board = format === 'table' && !plain;
+  const fields = parseFields(options.fields, format);
 
   const intervalText = options.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
   let intervalMs = parseDuration(intervalText, '--interval');
@@ -56,6 +71,8 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions): WatchS
   return {
     board,
     plain,
+    format,
+    fields,
     intervalMs,
     count,
     changesOnly: options.changesOnly === true,

@@ -1,0 +1,107 @@
+// The table and the board on a real terminal of 0, 8, 20 and 30 columns (util-linux `script` gives
+// the built bin a pseudo-terminal; `stty cols` sets its width, 0 being a terminal that does not know
+// its own). Every price the sandbox served is drawn whole, every number drawn is one it served (or a
+// spread), and no line is wider than the terminal unless it is one value, written whole for the
+// terminal to wrap. Needs `script` and the built dist/ (npm test builds it first).
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Big from 'big.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
+import { tempDir } from '../helpers/cli.js';
+import { cliLogin, getQuotes, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const run = promisify(execFile);
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasScript) console.warn('test/render/narrow-terminal.test.ts skipped: util-linux script is not installed');
+
+const SYMBOLS = ['EURUSD', 'USDJPY', 'AAPL'];
+const SGR = /\u001b\[[0-9;]*m/g;
+const NUMBER = /(?<![\w.:+-])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.:])/g;
+let sandbox: TestSandbox;
+let token: string;
+let dir: string;
+/** The prices as served, digit for digit, per symbol. */
+let served: Array<{ symbol: string; bid: string; ask: string; mid: string }>;
+
+/** Runs mkt in a pseudo-terminal `columns` wide; what the terminal was sent. */
+async function inTerminal(columns: number, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const command = `stty cols ${columns} rows 40; exec '${process.execPath}' '${BIN}' quotes ${args.join(' ')}`;
+  const { stdout } = await run('script', ['-qec', command, '/dev/null'], {
+    cwd: ROOT, timeout: 15_000,
+    env: baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, MKT_CONFIG_DIR: dir, ...env }),
+  });
+  return stdout;
+}
+
+/** The last frame the board drew: after the last cursor-home, up to the clear to the screen's end. */
+function lastFrame(raw: string): string[] {
+  const frame = raw.slice(raw.lastIndexOf('\u001b[H') + 3);
+  return frame.slice(0, frame.indexOf('\u001b[J')).split(/\r*\n/).map((line) => line.replaceAll('\u001b[K', '').replace(SGR, ''));
+}
+
+function expectWhole(lines: string[], width: number | undefined): void {
+  const text = lines.join('\n');
+  const allowed = served.flatMap((q) => [q.bid, q.ask, q.mid, new Big(q.ask).minus(q.bid).toString()]).map((value) => new Big(value));
+  const numbers = [...text.matchAll(NUMBER)].map((match) => match[0]);
+  for (const number of numbers) expect(allowed.some((value) => value.eq(number)), `${number} in\n${text}`).toBe(true);
+  for (const q of served) {
+    expect(text).toMatch(new RegExp(`(^|\\s)${q.symbol}(\\s|$)`, 'm'));
+    for (const price of [q.bid, q.ask]) expect(numbers.some((number) => new Big(number).eq(price)), `${price} whole in\n${text}`).toBe(true);
+  }
+  if (width === undefined) return;
+  for (const line of lines) if ([...line].length > width) expect(line.trim(), `a line wider than ${width}`).not.toMatch(/\s/);
+}
+
+describe.skipIf(!hasScript)('narrow terminals, as a process (script)', () => {
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) throw new Error('dist/ is not built: run npm run build (npm test does)');
+    sandbox = await startTestSandbox();
+    token = await cliLogin(sandbox.url);
+    dir = tempDir('mkt-narrow-');
+    const { text } = await getQuotes(sandbox.url, token, `symbols=${SYMBOLS.join(',')}`);
+    // Read as text: JSON.parse would make 216.80 216.8.
+    served = [...text.matchAll(/"symbol":"(\w+)","bid":([^,]+),"ask":([^,]+),"mid":([^,]+),/g)].map(([, symbol, bid, ask, mid]) => ({ symbol: symbol!, bid: bid!, ask: ask!, mid: mid! }));
+    expect(served.map((q) => q.symbol)).toEqual(SYMBOLS);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('0 columns (the terminal does not know): the table drawn whole, as in a pipe', async () => {
+    const lines = (await inTerminal(0, SYMBOLS)).replace(SGR, '').split(/\r*\n/);
+    expect(lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age']);
+    expectWhole(lines, undefined);
+  });
+
+  it('0 columns with COLUMNS=40: COLUMNS is the width', async () => {
+    const lines = (await inTerminal(0, SYMBOLS, { COLUMNS: '40' })).replace(SGR, '').split(/\r*\n/);
+    expect(lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['Symbol', 'Bid', 'Ask']);
+    expectWhole(lines, 40);
+  });
+
+  it.each([8, 20, 30])('%s columns: a block per quote, every price whole', async (columns) => {
+    const lines = (await inTerminal(columns, SYMBOLS)).replace(SGR, '').split(/\r*\n/);
+    expect(lines[0]).toBe('EURUSD');
+    expectWhole(lines, columns);
+  });
+
+  it.each([0, 8, 20, 30])('the board at %s columns: every price whole (0: taken as 80)', async (columns) => {
+    const lines = lastFrame(await inTerminal(columns, [...SYMBOLS, '--watch', '--count', '1']));
+    // The quotes, without the status line and the blank line above it.
+    const quotes = lines.slice(0, lines.lastIndexOf(''));
+    if (columns === 0) expect(quotes[0]).toMatch(/^Symbol +Bid +Ask +Mid +Spread +Age +Trend$/);
+    else expect(quotes[0]).toMatch(/^EURUSD\b/);
+    expectWhole(quotes, columns === 0 ? 79 : columns - 1);
+  });
+});
