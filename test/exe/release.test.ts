@@ -1,5 +1,6 @@
 // .github/workflows/release.yml's `run:` steps, run with bash as GitHub's runner does, after the
-// executables are built (npm run test:exe builds them first). What needs the runner, a registry
+// executables are built (npm run test:exe builds them first); and README's install of the
+// executable, against a "release" that is dist/exe/. What needs the runner, a registry
 // or a release (gh, npm publish) runs against stand-ins on PATH that record their arguments and
 // check the files they are given; the package's own commands (npm ci, npm test, npm run test:exe)
 // are what CI runs anyway, and are not run twice.
@@ -119,5 +120,30 @@ describe('.github/workflows/release.yml', () => {
       expect(log).toContain(`${hash}  dist/exe/${name}`);
     }
     expect(lines.find((line) => line.startsWith('npm '))).toBe('npm publish --provenance --access public');
+  });
+});
+
+describe('README: installing the executable', () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Install\n'), readme.indexOf('\n## ', readme.indexOf('\n## Install\n') + 1));
+  const script = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? '';
+
+  it.runIf(EXE !== undefined)('downloads, checks, installs on PATH and runs it, as written (npm run test:exe)', async () => {
+    expect(script).toMatch(/^base=https:\/\/github\.com\/\S+\/releases\/download\/v\S+ /m);
+    const home = tempDir('mkt-install-');
+    cleanup.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    // The release's address is the only change: its files are served from dist/exe/.
+    const local = script.replace(/^base=\S+/m, `base=file://${path.join(ROOT, 'dist', 'exe')}`);
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', local], {
+      cwd: home,
+      env: { PATH: `${path.join(home, '.local', 'bin')}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe(`mkt-linux-x64: OK\n${VERSION}\n`);
+    expect(fs.statSync(path.join(home, '.local', 'bin', 'mkt')).mode & 0o111).toBe(0o111);
   });
 });
