@@ -222,7 +222,8 @@ async function run(options) {
   let exeBuilds = 0;
   let pinnedNode;
 
-  const nodes = options.only.some((t) => t !== 'load') ? findNodes(options.nodes, log) : [];
+  // The executable's floors run on the Node inside it (target 6), not on these.
+  const nodes = options.only.some((t) => t !== 'load' && t !== 'exe') ? findNodes(options.nodes, log) : [];
   // Node's compile cache for mkt in a directory of this run's own: the checked warm-up run of each
   // comparison writes it, as a user's first run does, and the timed runs use it.
   const env = (extra = {}) => cleanEnv({ XDG_CACHE_HOME: join(tmp, 'cache'), ...extra });

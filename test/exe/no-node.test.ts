@@ -113,6 +113,15 @@ describe.runIf(EXE !== undefined && hasUnshare)('the executable with no node any
     }
   });
 
+  it('treats the compile-cache directory as the npm install does: $XDG_CACHE_HOME/mkt, 0700; nothing with NODE_DISABLE_COMPILE_CACHE', async () => {
+    const cache = tempDir();
+    expect((await runHidden(['quotes', 'EURUSD', '--json'], { ...env, XDG_CACHE_HOME: cache })).code).toBe(0);
+    expect(fs.statSync(path.join(cache, 'mkt')).mode & 0o777).toBe(0o700);
+    const off = tempDir();
+    expect((await runHidden(['quotes', 'EURUSD', '--json'], { ...env, XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);
+    expect(fs.readdirSync(off)).toEqual([]);
+  });
+
   it('exits with the codes of the README: 2, 3, 4, 5, 7', async () => {
     expect((await runHidden(['quotes', '--frobnicate'], env)).code).toBe(2);
     expect((await runHidden(['quotes', 'EURUSD', 'NOPE', '--strict'], env)).code).toBe(3);
