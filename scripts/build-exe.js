@@ -116,7 +116,7 @@ function inject(node, blob, name) {
   copyFileSync(node, staging);
   chmodSync(staging, 0o755);
   // postject's ELF library warns of every note section it cannot name ("Can't find string offset
-  // for section name '.note.100'"), harmless as Node's documentation says: shown only if it fails.
+  // for section name '.note.100'"): noise, the file runs (test/exe/), so shown only if it fails.
   run(process.execPath, [require.resolve('postject/dist/cli.js'), staging, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
   renameSync(staging, join(OUT, name));
   return name;
@@ -132,7 +132,7 @@ function run(file, args, options = {}) {
   }
 }
 
-/** dist/exe/SHA256SUMS, in sha256sum's format: `sha256sum -c SHA256SUMS` checks every file. */
+/** dist/exe/SHA256SUMS, in sha256sum's format, of the files this build made (all of them without --arch). */
 function writeSums(names) {
   const lines = names.map((name) => `${createHash('sha256').update(readFileSync(join(OUT, name))).digest('hex')}  ${name}\n`);
   writeFileSync(join(OUT, 'SHA256SUMS.tmp'), lines.join(''));
