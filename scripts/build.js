@@ -155,7 +155,8 @@ function install(from, to, scope) {
     renameSync(join(from, file), join(to, file));
   }
   const kept = new Set(files);
-  for (const file of filesUnder(join(to, scope))) if (!kept.has(join(scope, file))) rmSync(join(to, scope, file), { force: true });
+  // dist/exe/ is npm run build:exe's (scripts/build-exe.js), not this build's.
+  for (const file of filesUnder(join(to, scope))) if (!kept.has(join(scope, file)) && !join(scope, file).startsWith(join('exe', '/'))) rmSync(join(to, scope, file), { force: true });
 }
 
 /** Files under `dir`, relative to it; not the staging directories of builds under way. */

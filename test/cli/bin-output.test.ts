@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runBin } from '../helpers/bin.js';
+import { baseEnv, runBin, MKT_SH } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -23,7 +23,7 @@ afterAll(() => sandbox.close());
 async function toDevFull(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   const errors = path.join(tempDir(), 'stderr.txt');
   const quoted = args.map((arg) => `'${arg}'`).join(' ');
-  const { stdout } = await promisify(execFile)('sh', ['-c', `"${process.execPath}" "${BIN}" ${quoted} > /dev/full 2>"${errors}"; echo $?`], {
+  const { stdout } = await promisify(execFile)('sh', ['-c', `${MKT_SH} ${quoted} > /dev/full 2>"${errors}"; echo $?`], {
     env: baseEnv({ ...env, ...extra }), timeout: 20_000,
   });
   return { code: Number(stdout.trim()), stderr: fs.readFileSync(errors, 'utf8') };
@@ -66,7 +66,7 @@ describe.skipIf(!fs.existsSync('/dev/full'))('a standard output that cannot be w
 
 describe('a standard error whose reader has gone', () => {
   it('mkt quotes --bogus 2>&1 | true: the usage error it cannot print is still exit 2, not a crash', async () => {
-    const { stdout } = await promisify(execFile)('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" quotes --bogus 2>&1 | true; echo "\${PIPESTATUS[0]}"`], {
+    const { stdout } = await promisify(execFile)('bash', ['-c', `set -o pipefail; ${MKT_SH} quotes --bogus 2>&1 | true; echo "\${PIPESTATUS[0]}"`], {
       env: baseEnv(env), timeout: 20_000,
     });
     expect(stdout.trim()).toBe('2');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { BIN, ROOT, baseEnv, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
+import { ROOT, baseEnv, collect, runBin, startSandboxProcess, type SandboxProcess, mkt, MKT_SH } from '../helpers/bin.js';
 import { hasTmux, startTmux, waitUntil } from '../helpers/tmux.js';
 
 let sandbox: SandboxProcess;
@@ -66,7 +66,7 @@ describe('the built bin', () => {
     expect((await runBin(['login', '--org', 'org_demo'], { env })).code).toBe(0);
     const errors = path.join(config, 'stderr.txt');
     const symbols = Array.from({ length: 2000 }, (_, i) => `SYN${String(i + 1).padStart(5, '0')}`).join(',');
-    const out = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" quotes --json --symbols ${symbols} 2>"${errors}" | head -c 10`], {
+    const out = execFileSync('sh', ['-c', `${MKT_SH} quotes --json --symbols ${symbols} 2>"${errors}" | head -c 10`], {
       env: { ...process.env, ...env },
     }).toString();
     expect(fs.readFileSync(errors, 'utf8')).not.toMatch(/EPIPE|\n\s+at /);
@@ -75,20 +75,20 @@ describe('the built bin', () => {
 
   it('a stdout that cannot be written (a full disk) is exit 1 with a message, not silence', async () => {
     const errors = path.join(tempDir(), 'stderr.txt');
-    const status = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" help exit-codes > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
+    const status = execFileSync('sh', ['-c', `${MKT_SH} help exit-codes > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
     expect(status).toBe('1');
     expect(fs.readFileSync(errors, 'utf8')).toMatch(/^error: cannot write to standard output: ENOSPC/);
   });
 
   it('`mkt --version` to a stdout that cannot be written is exit 1 with one line, not a stack trace', async () => {
     const errors = path.join(tempDir(), 'stderr.txt');
-    const status = execFileSync('sh', ['-c', `"${process.execPath}" "${BIN}" --version > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
+    const status = execFileSync('sh', ['-c', `${MKT_SH} --version > /dev/full 2>"${errors}"; echo $?`]).toString().trim();
     expect(status).toBe('1');
     expect(fs.readFileSync(errors, 'utf8')).toBe('error: cannot write to standard output: ENOSPC: no space left on device, write\n');
   });
 
   it('`mkt --version` into a pipe already closed is not an error', async () => {
-    const child = spawn(process.execPath, [BIN, '--version'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...mkt(['--version']), { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.destroy();
     const result = await collect(child, performance.now(), undefined, 20_000);
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -178,7 +178,7 @@ describe('a real terminal', () => {
   function loginInTerminal(name: string) {
     const config = tempDir();
     const done = path.join(config, 'exit');
-    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} "${process.execPath}" "${BIN}" login --org org_demo; echo $? > ${done}`;
+    const command = `MKT_CONFIG_DIR=${config} MKT_BASE_URL=${sandbox.url} ${MKT_SH} login --org org_demo; echo $? > ${done}`;
     const session = startTmux(`${name}-${process.pid}`, `${command}; sleep 5`);
     const exitCode = async () => {
       await waitUntil(() => fs.existsSync(done) && fs.readFileSync(done, 'utf8').trim() !== '', 'mkt login to exit');

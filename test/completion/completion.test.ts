@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../src/cli/completion/generate.js';
 import { describeCommands } from '../../src/cli/completion/command-tree.js';
 import { createProgram } from '../../src/cli/program.js';
-import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
+import { baseEnv, ROOT, MKT_SH } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
 import { hasTmux, tmuxSocket } from '../helpers/tmux.js';
 import { shells } from '../helpers/shells.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   // `mkt` on PATH, as the scripts call it back for profile names.
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
-  fs.writeFileSync(path.join(bin, 'mkt'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'mkt'), `#!/bin/sh\nexec ${MKT_SH} "$@"\n`, { mode: 0o755 });
   env = baseEnv({ PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, MKT_CONFIG_DIR: configDir, HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'xdg') });
   for (const shell of ['bash', 'zsh', 'fish']) {
     const result = await runCli(['completion', shell]);
@@ -104,7 +104,7 @@ describe('mkt completion', () => {
 
 describe.skipIf(!shells.bash)('bash', () => {
   it('loads from the built bin: source <(mkt completion bash)', async () => {
-    expect(await shell('bash', ['-c', `source <('${process.execPath}' '${BIN}' completion bash) && complete -p mkt`])).toBe('complete -F _mkt_completion mkt\n');
+    expect(await shell('bash', ['-c', `source <(${MKT_SH} completion bash) && complete -p mkt`])).toBe('complete -F _mkt_completion mkt\n');
   });
 
   it.each([
@@ -139,7 +139,7 @@ describe.skipIf(!shells.zsh)('zsh (tested only where zsh is installed)', () => {
   const zsh = (script: string) => shell('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -D && ${script}`]);
 
   it('registers _mkt when sourced from the built bin', async () => {
-    expect(await zsh(`source <('${process.execPath}' '${BIN}' completion zsh) && print -r -- \${_comps[mkt]}`)).toBe('_mkt\n');
+    expect(await zsh(`source <(${MKT_SH} completion zsh) && print -r -- \${_comps[mkt]}`)).toBe('_mkt\n');
   });
 
   it('registers _mkt when installed as _mkt in $fpath', async () => {
@@ -221,7 +221,7 @@ describe.skipIf(!shells.fish)('fish (tested only where fish is installed)', () =
   });
 
   it('loads from the built bin: mkt completion fish | source', async () => {
-    const out = await shell('fish', ['--no-config', '-c', `'${process.execPath}' '${BIN}' completion fish | source; complete -C 'mkt sta'`]);
+    const out = await shell('fish', ['--no-config', '-c', `${MKT_SH} completion fish | source; complete -C 'mkt sta'`]);
     expect(out.split('\t')[0]).toBe('status');
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
+import { baseEnv, ROOT, MKT_SH } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { shells } from '../helpers/shells.js';
 
@@ -88,7 +88,7 @@ describe.skipIf(!shells.bash)('bash', () => {
   it('runs nothing from a profile name in config.json on mkt quotes --profile <TAB>, and offers the valid names', async () => {
     const configDir = path.join(dir, 'config');
     writeConfig(configDir, ['default', 'ci', ...hostile]);
-    const real = binDir('bin', `exec '${process.execPath}' '${BIN}' "$@"`); // the built bin
+    const real = binDir('bin', `exec ${MKT_SH} "$@"`); // the built bin
     const out = await complete(shellEnv(real, configDir), ['mkt', 'quotes', '--profile', '']);
     expect(fs.existsSync(marker)).toBe(false);
     expect(lines(out)).toEqual(['ci', 'default']);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, collect, type BinResult } from '../helpers/bin.js';
+import { baseEnv, collect, type BinResult, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -32,7 +32,7 @@ interface Login {
 async function login(signal: { afterStartMs: number } | { afterAnswerMs: number } | undefined): Promise<Login> {
   const dir = tempDir();
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'login', '--org', 'org_demo'], {
+  const child = spawn(...mkt(['login', '--org', 'org_demo']), {
     env: baseEnv({ MKT_CONFIG_DIR: dir, MKT_BASE_URL: sandbox.url, MKT_API_KEY: 'demo.demo-secret' }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -6,7 +6,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, collect, type BinResult } from '../helpers/bin.js';
+import { baseEnv, collect, type BinResult, mkt, MKT_SH } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -35,7 +35,7 @@ afterAll(() => sandbox.close());
 
 /** mkt as a user without root's powers. */
 function runUnprivileged(args: string[], env: Record<string, string>): Promise<BinResult> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(...mkt(args), {
     env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   return collect(child, performance.now(), undefined, 20_000);
@@ -152,10 +152,10 @@ function onTmpfs(args: string[], options: string, fill: boolean): Promise<Mounte
     mount -t tmpfs -o size=64k tmpfs "$DIR" && printf '%s' "$CONFIG" > "$DIR/config.json" && chmod 600 "$DIR/config.json" && chmod 700 "$DIR" || exit 99
     ${fill ? 'cat /dev/zero > "$DIR/fill" 2>/dev/null' : ''}
     ${options === 'ro' ? 'mount -o remount,ro "$DIR" || exit 99' : ''}
-    "$NODE" "$BIN" "$@"; code=$?
+    ${MKT_SH} "$@"; code=$?
     printf '\\n--after--\\n%s\\n' "$code"; ls -A "$DIR"; printf -- '--file--\\n'; cat "$DIR/config.json"`;
   const child = spawn('unshare', ['-rm', 'sh', '-c', script, 'sh', ...args], {
-    env: baseEnv({ DIR: dir, CONFIG, NODE: process.execPath, BIN, MKT_CONFIG_DIR: dir, MKT_BASE_URL: sandbox.url, MKT_API_KEY: 'demo.demo-secret' }),
+    env: baseEnv({ DIR: dir, CONFIG, MKT_CONFIG_DIR: dir, MKT_BASE_URL: sandbox.url, MKT_API_KEY: 'demo.demo-secret' }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   return collect(child, performance.now(), undefined, 20_000).then((result) => {

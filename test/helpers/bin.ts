@@ -1,5 +1,6 @@
 // Runs the built bin/mkt.cjs as a child process (npm test builds dist/ first), with a minimal
-// environment so nothing of the developer's own MKT_* settings leaks in.
+// environment so nothing of the developer's own MKT_* settings leaks in. With MKT_TEST_EXE=FILE
+// (npm run test:exe) the process-level tests run that executable (npm run build:exe) instead.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,6 +8,17 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/mkt.cjs', import.meta.url));
 export const ROOT = path.dirname(path.dirname(BIN));
+
+/** The standalone executable under test, from MKT_TEST_EXE; undefined: `node bin/mkt.cjs`. */
+export const EXE = process.env.MKT_TEST_EXE ? path.resolve(ROOT, process.env.MKT_TEST_EXE) : undefined;
+
+/** The file and arguments that run `mkt ...args`: spawn(...mkt(['--version']), options). */
+export function mkt(args: readonly string[]): [string, string[]] {
+  return EXE === undefined ? [process.execPath, [BIN, ...args]] : [EXE, [...args]];
+}
+
+/** The same command, quoted for a shell: sh -c `${MKT_SH} --version`. */
+export const MKT_SH = EXE === undefined ? `"${process.execPath}" "${BIN}"` : `"${EXE}"`;
 
 export interface BinResult {
   code: number | null;
@@ -24,7 +36,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 
 export function runBin(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<BinResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(...mkt(args), { env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   return collect(child, started, options.input, options.timeoutMs ?? 20_000);
 }
 
@@ -57,7 +69,7 @@ export interface SandboxProcess {
 
 /** `mkt sandbox --port 0 ...` as a real process; resolves once the first line (the URL) is out. */
 export function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...mkt(['sandbox', '--port', '0', ...args]), { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { BIN, ROOT, baseEnv, collect, runBin } from '../helpers/bin.js';
+import { ROOT, baseEnv, collect, runBin, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { sendError, sendQuotes } from '../helpers/fault-server.js';
 import { createTestCertificates } from '../helpers/tls.js';
@@ -49,7 +49,7 @@ describe('interrupted: exit 130 at once, the config store intact', () => {
   ] as const)('%s %s', async (signal, _when, argv, handler, stage) => {
     const api = await server(handler);
     const config = await preparedConfig();
-    const child = spawn(process.execPath, [BIN, ...argv], {
+    const child = spawn(...mkt([...argv]), {
       env: baseEnv({ ...config.env, MKT_BASE_URL: api.url, MKT_TOKEN: TOKEN, MKT_API_KEY: API_KEY }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

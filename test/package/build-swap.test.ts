@@ -15,7 +15,8 @@ const MAX_MS = 120_000;
 function copyOfProject(): string {
   const copy = tempDir();
   for (const entry of ['bin', 'scripts', 'src', 'dist', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
-    fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+    // Not dist/exe/ (npm run build:exe): 250 MB that no build here reads.
+    fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true, filter: (source) => source !== path.join(ROOT, 'dist', 'exe') });
   }
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
   return copy;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { BIN } from '../helpers/bin.js';
+import { MKT_SH } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 
 const DOC = fs.readFileSync(new URL('../../docs/ci.md', import.meta.url), 'utf8');
@@ -36,7 +36,7 @@ function workspace(options: { extra?: string; command?: string } = {}): Workspac
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
   // `mkt sandbox` notes its PID in sandbox.pid, for the test to see that it stopped.
-  const command = options.command ?? `[ "$1" = sandbox ] && echo $$ > sandbox.pid\nexec "${process.execPath}" "${BIN}" "$@" ${options.extra ?? ''}`;
+  const command = options.command ?? `[ "$1" = sandbox ] && echo $$ > sandbox.pid\nexec ${MKT_SH} "$@" ${options.extra ?? ''}`;
   fs.writeFileSync(path.join(bin, 'mkt'), `#!/bin/sh\n${command}\n`, { mode: 0o755 });
   cleanup.push(() => {
     // Whatever a run left running, then the directory.

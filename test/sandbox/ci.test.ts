@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SandboxConfigError, startSandbox, type RequestLogEntry } from '../../src/sandbox/index.js';
-import { BIN, baseEnv, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
 import { getQuotes, getToken, postForm, startTestSandbox, waitFor, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -178,7 +178,7 @@ describe('a clients file without a size', () => {
   it('stops on SIGTERM while waiting on a pipe nobody writes to (exit 130)', async () => {
     const fifo = path.join(scratch(), 'clients.fifo');
     execFileSync('mkfifo', [fifo]);
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--clients', fifo], { env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(...mkt(['sandbox', '--port', '0', '--clients', fifo]), { env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     cleanup.push(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_POINTS } from '../../src/cli/watch/board-output.js';
 import { History } from '../../src/render/sparkline.js';
-import { baseEnv, BIN, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { fakeTerminal, plainFrames, setupBoard, watchBoard } from './board-harness.js';
@@ -87,7 +87,7 @@ describe('output that cannot be written', () => {
     const full = fs.openSync('/dev/full', 'w');
     try {
       const started = performance.now();
-      const child = spawn(process.execPath, [BIN, 'quotes', 'EURUSD', '--watch', '--interval', '1s'], {
+      const child = spawn(...mkt(['quotes', 'EURUSD', '--watch', '--interval', '1s']), {
         env: baseEnv({ MKT_BASE_URL: server.url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo' }), stdio: ['pipe', full, 'pipe'],
       });
       const result = await collect(child, started, undefined, 15_000);

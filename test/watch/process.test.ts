@@ -6,7 +6,7 @@ import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { baseEnv, BIN, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { cliLogin } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -19,7 +19,7 @@ afterAll(() => sandbox.close());
 
 function watch() {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'quotes', 'EURUSD', '--watch', '--interval', '1s'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(...mkt(['quotes', 'EURUSD', '--watch', '--interval', '1s']), { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const firstLine = new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   return { child, firstLine, started };
 }
@@ -55,7 +55,7 @@ describe('--count against a dead service, as a process', () => {
       });
     });
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, 'quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2'], {
+    const child = spawn(...mkt(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2']), {
       env: { ...env, MKT_BASE_URL: `http://127.0.0.1:${port}` }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     const result = await collect(child, started, undefined, 15_000);

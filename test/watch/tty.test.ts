@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
+import { baseEnv, mkt, ROOT } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin } from '../helpers/sandbox.js';
 import { hasTmux, tmuxSocket } from '../helpers/tmux.js';
@@ -45,7 +45,7 @@ const pollNumber = (text: string) => Number(/poll (\d+)/.exec(text)?.[1] ?? 0);
 async function startWatch(args: string[], env: Record<string, string> = {}) {
   const session = `s${++sessions}`;
   const files = { exit: path.join(dir, `${session}.exit`), before: path.join(dir, `${session}.stty-before`), after: path.join(dir, `${session}.stty-after`) };
-  const quoted = [process.execPath, BIN, 'quotes', ...args].map((arg) => `'${arg}'`).join(' ');
+  const quoted = mkt(['quotes', ...args]).flat().map((arg) => `'${arg}'`).join(' ');
   const script = `echo BEFORE-WATCH; stty -g > '${files.before}'; ${quoted}; echo "EXIT=$?" > '${files.exit}'; stty -g > '${files.after}'; echo AFTER-WATCH; sleep 60`;
   const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
   await tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, ...envArgs, 'sh', '-c', script);

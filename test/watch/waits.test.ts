@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
-import { baseEnv, BIN, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
 import { fakeTerminal, plainFrames, setupBoard, watchBoard } from './board-harness.js';
@@ -137,7 +137,7 @@ describe('X-RateLimit-Reset in epoch milliseconds', () => {
 describe('as a process, with real timers', () => {
   const run = (args: string[]) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, 'quotes', 'EURUSD', '--watch', ...args], {
+    const child = spawn(...mkt(['quotes', 'EURUSD', '--watch', ...args]), {
       env: baseEnv({ MKT_BASE_URL: server!.url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo' }), stdio: ['pipe', 'pipe', 'pipe'],
     });
     return { child, done: collect(child, started, undefined, 15_000) };
