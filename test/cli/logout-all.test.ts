@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigStore, type ProfileRecord } from '../../src/config/store.js';
-import { BIN, baseEnv, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/sandbox.js';
 
@@ -62,7 +62,7 @@ describe('mkt logout --all', () => {
     const configDir = manyProfiles(2000);
     const file = path.join(configDir, 'config.json');
     const before = fs.statSync(file).ino;
-    const child = spawn(process.execPath, [BIN, 'logout', '--all'], { env: baseEnv({ MKT_CONFIG_DIR: configDir }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(...mkt(['logout', '--all']), { env: baseEnv({ MKT_CONFIG_DIR: configDir }), stdio: ['pipe', 'pipe', 'pipe'] });
     const done = collect(child, performance.now(), '', 15_000);
     // The first write replaces the file (a new inode); one write per profile made 2,000 of them.
     await waitFor(() => child.exitCode !== null || fs.statSync(file).ino !== before, 15_000);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
-import { BIN, baseEnv, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -36,7 +36,7 @@ describe('twenty processes renewing one expired token', () => {
       MKT_CONFIG_DIR: configDir, MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret',
     });
     const runs = await Promise.all(Array.from({ length: PROCESSES }, () => {
-      const child = spawn(process.execPath, [BIN, 'quotes', 'EURUSD', '--format', 'tsv'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(...mkt(['quotes', 'EURUSD', '--format', 'tsv']), { env, stdio: ['pipe', 'pipe', 'pipe'] });
       return collect(child, performance.now(), '', 90_000);
     }));
     const tokenRequests = log.filter((entry) => entry.path === '/v1/auth/token').length;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultConfigDir } from '../../src/config/store.js';
-import { BIN, collect } from '../helpers/bin.js';
+import { collect, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 
 const linux = process.platform === 'linux';
@@ -34,7 +34,7 @@ describe.runIf(linux)('the config directory without HOME', () => {
     const cwd = tempDir();
     try {
       const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
-      const child = spawn(process.execPath, [BIN, 'status', '--json'], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(...mkt(['status', '--json']), { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
       const result = await collect(child, performance.now(), '', 20_000);
       expect(result.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
       const report = JSON.parse(result.stdout) as { config_file: { path: string } };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ProxyAgent } from 'undici';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createClient, TimeoutError } from '../../src/api/index.js';
-import { BIN, ROOT, baseEnv, collect } from '../helpers/bin.js';
+import { ROOT, baseEnv, collect, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
 import { API_KEY, quotesEnv, timedCli, useClosers } from './util.js';
@@ -73,7 +73,7 @@ describe('a signal during a CONNECT that hangs (the built bin)', () => {
   ] as const)('%s during %j: exit %i at once', async (signal, argv, expected) => {
     const silent = await proxy({ silentConnect: true });
     const home = tempDir('mkt-home-');
-    const child = spawn(process.execPath, [BIN, ...argv, '--timeout', '1m'], {
+    const child = spawn(...mkt([...argv, '--timeout', '1m']), {
       env: baseEnv({ HOME: home, MKT_CONFIG_DIR: path.join(home, 'config'), ...quotesEnv(SERVICE, { HTTPS_PROXY: silent.url }) }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

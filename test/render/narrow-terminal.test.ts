@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, ROOT } from '../helpers/bin.js';
+import { baseEnv, MKT_SH, ROOT } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin, getQuotes, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -35,7 +35,7 @@ let served: Array<{ symbol: string; bid: string; ask: string; mid: string }>;
 
 /** Runs mkt in a pseudo-terminal `columns` wide; what the terminal was sent. */
 async function inTerminal(columns: number, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const command = `stty cols ${columns} rows 40; exec '${process.execPath}' '${BIN}' quotes ${args.join(' ')}`;
+  const command = `stty cols ${columns} rows 40; exec ${MKT_SH} quotes ${args.join(' ')}`;
   const { stdout } = await run('script', ['-qec', command, '/dev/null'], {
     cwd: ROOT, timeout: 15_000,
     env: baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, MKT_CONFIG_DIR: dir, ...env }),

@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { baseEnv, BIN, collect } from '../helpers/bin.js';
+import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { cliLogin } from '../helpers/sandbox.js';
 
 const hasScript = (() => {
@@ -23,7 +23,7 @@ let env: Record<string, string>;
 
 /** `mkt quotes ...args` on a 100x30 pseudo-terminal; everything it wrote there, newlines as \n. */
 async function onTerminal(args: string[]) {
-  const command = [process.execPath, BIN, 'quotes', ...args].map((arg) => `'${arg}'`).join(' ');
+  const command = [...mkt(['quotes', ...args]).flat()].map((arg) => `'${arg}'`).join(' ');
   const started = performance.now();
   const child = spawn('script', ['-qec', `stty cols 100 rows 30; exec ${command}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const result = await collect(child, started, undefined, 20_000);
