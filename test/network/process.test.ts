@@ -65,7 +65,8 @@ describe('interrupted: exit 130 at once, the config store intact', () => {
 
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
-    expect(ms).toBeLessThan(1500);
+    // Generous, for a busy machine: left alone, the request hangs for the 15 s timeout and the wait lasts 30 s.
+    expect(ms).toBeLessThan(10_000);
     expect(result.stderr).toMatch(/^error: interrupted$/m);
     expect(result.stdout).toBe('');
     expect(api.requests).toHaveLength(1);

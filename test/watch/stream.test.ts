@@ -246,11 +246,9 @@ describe('against scripted servers', () => {
     const url = server.url;
     await server.close();
     server = undefined;
-    const started = performance.now();
     const result = await runCli(['quotes', 'A', '--watch', '--interval', '1s', '--count', '2'], {
       now: clock.now, sleep: fakeSleep(clock), env: { MKT_BASE_URL: url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo' },
     });
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(result.code).toBe(7);
     expect(result.stdout).toBe('');
     const [warning, error, ...rest] = lines(result.stderr);
@@ -262,9 +260,7 @@ describe('against scripted servers', () => {
 
   it('--count ends a watch against a service that never answers: each poll times out, exit 7', async () => {
     server = await startScriptedServer(() => {}); // accepts, reads the request, never responds
-    const started = performance.now();
     const result = await run(['A', '--watch', '--interval', '1s', '--count', '2', '--timeout', '200ms']);
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(result.code).toBe(7);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^warning: .*did not complete within 200 ?ms; retrying at .*\nerror: .*did not complete within 200 ?ms\n/);
