@@ -77,7 +77,7 @@ describe('servers that are slow on purpose: exit 7 at the deadline, which covers
     // A timeout is not retried: the next attempt would most likely hang as long.
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes did not complete within 1s\n/);
-    expect(run.stderr).toMatch(/\nhint: the service or the network is slow or unreachable; raise \S*timeout/i);
+    expect(run.stderr).toContain('\nhint: the service or the network is slow or unreachable; raise --timeout, or try again\n');
   });
 });
 
@@ -96,7 +96,7 @@ describe('a 50 MB body', () => {
     const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: the response to GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes is larger than 32 MiB; refusing to read it\n/);
-    expect(run.stderr).toMatch(/\nhint: request fewer symbols per call \(.*batch-?size/i);
+    expect(run.stderr).toContain('\nhint: request fewer symbols per call (a smaller --batch-size), or check that the base URL (--base-url) points at the Market Data Service\n');
     expect(api.requests).toHaveLength(1);
     const { written, finished } = await streamed!;
     expect(finished).toBe(false);
@@ -123,7 +123,7 @@ describe('redirects are not followed with credentials', () => {
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toContain(`answered ${status} redirecting to ${elsewhere.url}/`);
     expect(run.stderr).toContain('redirects are not followed with credentials');
-    expect(run.stderr).toMatch(/\nhint: set (the base URL( \(--base-url\))?|baseUrl) to the address the service really serves/);
+    expect(run.stderr).toContain('\nhint: set the base URL (--base-url) to the address the service really serves\n');
     expect(run.stderr).not.toContain(TOKEN);
   });
 });
@@ -132,8 +132,8 @@ describe('absurd token lifetimes', () => {
   it('login with expires_in 1e13: the issued token is kept, good for ten years', async () => {
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
       .end('{"access_token":"at_issued_77f0","token_type":"Bearer","expires_in":1e13}'));
-    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
-    expect(run.stderr).toMatch(/^Logged in to .* token expires in 36(49|50)d/);
+    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' }, now: () => Date.parse('2026-03-01T12:00:00Z') });
+    expect(run.stderr).toMatch(/^Logged in to .* token expires in 3650d,/);
     expect(run.code).toBe(0);
   });
 

@@ -140,7 +140,7 @@ describe('5xx', () => {
     const run = await timedCli(['quotes', 'EURUSD', '--max-wait', '5s'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(1);
-    expect(run.stderr).toMatch(/the service asks to wait 1m30s, longer than (--max-wait 5s|maxWaitMs \(5s\))/);
+    expect(run.stderr).toContain('the service asks to wait 1m30s, longer than --max-wait 5s\n');
     expect(run.stderr).toMatch(/hint: the service is having trouble; try again after \d\d:\d\d:\d\d UTC \(in 1m30s\)/);
   });
 

@@ -83,8 +83,8 @@ describe('each setting honoured end to end', () => {
   });
 
   it.each([
-    ['MKT_MAX_WAIT=1s', [], { MKT_MAX_WAIT: '1s' }, /--max-wait 1s|maxWaitMs \(1s\)/],
-    ['--max-wait 2s over MKT_MAX_WAIT=1h', ['--max-wait', '2s'], { MKT_MAX_WAIT: '1h' }, /--max-wait 2s|maxWaitMs \(2s\)/],
+    ['MKT_MAX_WAIT=1s', [], { MKT_MAX_WAIT: '1s' }, '--max-wait 1s'],
+    ['--max-wait 2s over MKT_MAX_WAIT=1h', ['--max-wait', '2s'], { MKT_MAX_WAIT: '1h' }, '--max-wait 2s'],
   ] as const)('%s: a Retry-After of 5 s fails at once', async (_name, flags, env, named) => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '5' }));
     const clock = fakeTime();
@@ -92,6 +92,6 @@ describe('each setting honoured end to end', () => {
     expect(run.code).toBe(6);
     expect(clock.sleeps).toEqual([]);
     expect(api.requests).toHaveLength(1);
-    expect(run.stderr).toMatch(new RegExp(`the service asks to wait 5s, longer than (${named.source})`));
+    expect(run.stderr).toContain(`the service asks to wait 5s, longer than ${named}\n`);
   });
 });

@@ -263,7 +263,7 @@ describe('against scripted servers', () => {
     const result = await run(['A', '--watch', '--interval', '1s', '--count', '2', '--timeout', '200ms']);
     expect(result.code).toBe(7);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^warning: .*did not complete within 200 ?ms; retrying at .*\nerror: .*did not complete within 200 ?ms\n/);
+    expect(result.stderr).toMatch(/^warning: .*did not complete within 200ms; retrying at .*\nerror: .*did not complete within 200ms\n/);
     expect(server.requests).toHaveLength(2);
     expect(sleeps).toEqual([1000]);
   });
