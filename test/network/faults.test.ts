@@ -1,11 +1,11 @@
 // Servers that misbehave below the HTTP status: connections cut mid-body, servers that accept and
 // never answer or trickle bytes, bodies too large to hold, and redirects to another origin.
 import { describe, expect, it } from 'vitest';
-import { quotesBody, sendQuotes, streamFiller, trickle } from '../helpers/fault-server.js';
+import { quotesBody, sendQuotes, streamFiller, trickle, useServers } from '../helpers/fault-server.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { API_KEY, quotesEnv, timedCli, TOKEN, useServers } from './util.js';
+import { API_KEY, quotesEnv, timedCli, TOKEN } from './util.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 /** Retry waits on a fake clock, with the backoff's jitter at half its range: 250 ms, then 500 ms. */
 function fakeWaits() {

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, ROOT, baseEnv, collect, runBin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
-import { sendError, sendQuotes } from '../helpers/fault-server.js';
+import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 import { createTestCertificates } from '../helpers/tls.js';
-import { API_KEY, TOKEN, useServers } from './util.js';
+import { API_KEY, TOKEN } from './util.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 beforeAll(() => {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) {

@@ -5,11 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/api/rate-limit-headers.js';
 import { isRetryable, sendRequest } from '../../src/api/request.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { sendError, sendQuotes, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { API_KEY, CLIENT_SECRET, quotesEnv, timedCli, TOKEN_RESPONSE, useClosers, useServers } from './util.js';
+import { sendError, sendQuotes, startFaultServer, useServers, type FaultServer } from '../helpers/fault-server.js';
+import { API_KEY, CLIENT_SECRET, quotesEnv, timedCli, TOKEN_RESPONSE } from './util.js';
 
-const server = useServers();
-const closeLater = useClosers();
+const { start: server, closeLater } = useServers();
 
 describe('429 and Retry-After', () => {
   // A fixed clock that moves only as the client sleeps: waits are exact, and cost no time.

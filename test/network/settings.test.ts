@@ -6,10 +6,10 @@ import { createHttp } from '../../src/cli/http.js';
 import type { NetworkFlags } from '../../src/cli/options/network.js';
 import { createTestDeps } from '../helpers/cli.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { sendError } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli, useServers } from './util.js';
+import { sendError, useServers } from '../helpers/fault-server.js';
+import { quotesEnv, timedCli } from './util.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 async function settingsFor(flags: NetworkFlags, env: Record<string, string> = {}) {
   const state: RunState = { exitCode: 0, cleanups: [] };

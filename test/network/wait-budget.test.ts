@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { createPacer } from '../../src/api/pacer.js';
 import { sendRequest, type HttpRequest } from '../../src/api/request.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
-import { sendError, sendQuotes, symbolsOf } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli, useServers } from './util.js';
+import { sendError, sendQuotes, symbolsOf, useServers } from '../helpers/fault-server.js';
+import { quotesEnv, timedCli } from './util.js';
 import { fakeTime } from '../helpers/fake-time.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 const SYMBOLS = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL'];
 

@@ -2,18 +2,16 @@
 // safety net for the unexpected.
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServers } from '../helpers/fault-server.js';
 import { createSandboxHandler, SandboxConfigError, startSandbox, type Sandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
 import { envelopeCode, getQuotes, getToken, postJson } from '../helpers/sandbox.js';
 
-const started: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
+const { closeLater } = useServers();
 
 async function start(options: StartSandboxOptions = {}): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0, ...options });
-  started.push(sandbox);
+  closeLater(sandbox);
   return sandbox;
 }
 
@@ -104,7 +102,7 @@ describe('createSandboxHandler', () => {
   it('mounts on a node:http server of your own', async () => {
     const server = http.createServer(createSandboxHandler({ seed: 3 }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    started.push({ close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) });
+    closeLater({ close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) });
     const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
     const token = await getToken(url);
     expect((await getQuotes(url, token, 'symbols=EURUSD')).status).toBe(200);
