@@ -3,11 +3,11 @@
 // past maxWaitMs is foreseen before the quota is spent. A dispatcher that counts statuses tells what
 // the server really answered.
 import { describe, expect, it } from 'vitest';
-import { useServers } from '../helpers/fault-server.js';
 import { RateLimitError } from '../../src/api/errors.js';
 import { getQuotes } from '../../src/api/quotes.js';
 import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
+import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
 import { getQuotes as rawQuotes, getToken, startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 

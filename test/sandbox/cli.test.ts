@@ -2,8 +2,8 @@
 // interrupt signal, and flag errors as usage errors (exit 2) without a stack trace.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { useServers } from '../helpers/fault-server.js';
 import { main } from '../../src/cli/main.js';
+import { useServers } from '../helpers/fault-server.js';
 import { createTestDeps, runCli } from '../helpers/cli.js';
 import { getQuotes, getToken, waitFor } from '../helpers/sandbox.js';
 

@@ -3,8 +3,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { useServers } from '../helpers/fault-server.js';
 import { createSandboxHandler, SandboxConfigError, startSandbox, type Sandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
+import { useServers } from '../helpers/fault-server.js';
 import { envelopeCode, getQuotes, getToken, postJson } from '../helpers/sandbox.js';
 
 const { closeLater } = useServers();

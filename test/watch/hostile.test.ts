@@ -16,16 +16,16 @@ import { fakeTerminal, plainFrames, setupBoard, watchBoard } from './board-harne
 const servers = useServers();
 let server: FaultServer | undefined;
 
-/** A quote whose bid, ask and mid are `mid`. */
-const at = (symbol: string, mid: string) => quote(symbol, mid, mid, mid);
+/** A quote whose bid, ask and mid are all `price`. */
+const flat = (symbol: string, price: string) => quote(symbol, price, price, price);
 
 /** EURUSD as asked, and `extra` symbols nobody asked for, new at every poll. */
 function startFlooding(extra: number) {
   return servers.script((_request, res) => {
     const poll = server!.requests.length;
-    const unasked = Array.from({ length: extra }, (_, i) => at(`P${poll}X${i}`, '2'));
+    const unasked = Array.from({ length: extra }, (_, i) => flat(`P${poll}X${i}`, '2'));
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(quotesJson([at('EURUSD', `1.0${poll}`), ...unasked]));
+    res.end(quotesJson([flat('EURUSD', `1.0${poll}`), ...unasked]));
   });
 }
 
