@@ -155,6 +155,8 @@ describe('as a process, with real timers', () => {
       res.end(QUOTE);
     });
     const { child, done } = run(['--interval', '1s']);
+    // Three seconds from the first request, however long a busy machine takes to start the process.
+    await server.waitForRequests(1, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     child.kill('SIGTERM');
     const result = await done;
