@@ -131,7 +131,7 @@ export interface Servers {
   closeLater<T extends { close(): Promise<void> }>(thing: T): T;
 }
 
-/** Call once at the top of a test file: what it starts is closed after each test. */
+/** Call once at the top of a test file (or of a describe block): what it starts is closed after each test there. */
 export function useServers(): Servers {
   const open: Array<{ close(): Promise<void> }> = [];
   afterEach(async () => {
