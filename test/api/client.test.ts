@@ -1,18 +1,15 @@
 // The library as a program meets it: createClient checks what it is given (an OptionsError naming
 // the option, before any connection), refuses plain http beyond this machine, asks for a repeated
 // symbol once, and its index exports the public API only.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
 import * as library from '../../src/api/index.js';
 import { createClient, NetworkError, OptionsError, type ClientOptions, type MktErrorCode } from '../../src/api/index.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
-import { startFaultServer, sendQuotes } from '../helpers/fault-server.js';
+import { sendQuotes, startFaultServer, useServers } from '../helpers/fault-server.js';
 import net from 'node:net';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+const { closeLater } = useServers();
 
 /** A dispatcher that fails the test if anything is sent through it. */
 function untouchable(): { dispatcher: Dispatcher; calls: number } {
@@ -155,7 +152,7 @@ describe('error codes', () => {
 describe('getQuotes asks for a repeated symbol once', () => {
   it('in any case, in first-seen order, against the sandbox', async () => {
     const sandbox = await startTestSandbox();
-    open.push(sandbox);
+    closeLater(sandbox);
     const client = createClient({ baseUrl: sandbox.url, accessToken: await getToken(sandbox.url), organizationId: 'org_demo' });
     const result = await client.getQuotes({ symbols: ['EURUSD', 'aapl', 'eurusd', 'AAPL', 'EURUSD', 'USDJPY'] });
     expect(result.data.map((quote) => quote.symbol)).toEqual(['EURUSD', 'AAPL', 'USDJPY']);
@@ -164,7 +161,7 @@ describe('getQuotes asks for a repeated symbol once', () => {
 
   it('one request carries each symbol once, as first written', async () => {
     const server = await startFaultServer((req, res) => sendQuotes(req, res));
-    open.push(server);
+    closeLater(server);
     const client = createClient({ baseUrl: server.url, accessToken: 'tok', organizationId: 'org_demo' });
     const result = await client.getQuotes({ symbols: ['eurusd', 'AAPL', 'EURUSD', 'aapl'], batchSize: 1 });
     expect(server.requests.map((request) => new URL(request.url, server.url).searchParams.get('symbols'))).toEqual(['eurusd', 'AAPL']);

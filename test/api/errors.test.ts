@@ -2,22 +2,19 @@
 // (maxWaitMs, batchSize, timeoutMs, baseUrl...), never a command, a flag or an environment variable
 // of the CLI. Both error shapes of a token endpoint are read, and a quote with a key twice is refused.
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthError, createClient, InvalidRequestError, MktError, RateLimitError, ResponseError, type ClientOptions,
 } from '../../src/api/index.js';
-import { sendError, startFaultServer, type FaultHandler } from '../helpers/fault-server.js';
+import { sendError, startFaultServer, useServers, type FaultHandler } from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { DEMO } from '../../src/sandbox/index.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+const { closeLater } = useServers();
 
 async function clientFor(handler: FaultHandler, options: Partial<ClientOptions> = {}) {
   const server = await startFaultServer(handler);
-  open.push(server);
+  closeLater(server);
   return { server, client: createClient({ baseUrl: server.url, accessToken: 'tok_1234', organizationId: 'org_demo', ...options }) };
 }
 
@@ -98,7 +95,7 @@ describe('the token endpoint, in both error shapes', () => {
 
   it('the sandbox refusing a wrong secret', async () => {
     const sandbox = await startTestSandbox();
-    open.push(sandbox);
+    closeLater(sandbox);
     const client = createClient({ baseUrl: sandbox.url });
     const error = await failure(client.clientCredentials({ clientId: DEMO.clientId, clientSecret: 'wrong-secret' }));
     expect(error).toBeInstanceOf(AuthError);

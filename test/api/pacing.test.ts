@@ -2,18 +2,16 @@
 // sandbox's clock: the client waits for the next window instead of running into 429s, and a wait
 // past maxWaitMs is foreseen before the quota is spent. A dispatcher that counts statuses tells what
 // the server really answered.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { getQuotes } from '../../src/api/quotes.js';
 import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
+import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
 import { getQuotes as rawQuotes, getToken, startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+const { closeLater } = useServers();
 
 interface Setup {
   sandbox: TestSandbox;
@@ -26,9 +24,9 @@ interface Setup {
 /** The sandbox, a token, and transport options on the sandbox's clock with a status-counting dispatcher. */
 async function setup(options: TestSandboxOptions): Promise<Setup> {
   const sandbox = await startTestSandbox(options);
-  open.push(sandbox);
+  closeLater(sandbox);
   const transport = pacedTransport(sandbox.clock.advance);
-  open.push(transport);
+  closeLater(transport);
   const events: WaitEvent[] = [];
   const http: TransportOptions = {
     dispatcher: transport.dispatcher,

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { getQuotes, mergeBatches, type BatchResult } from '../../src/api/quotes.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
+import { quote } from '../helpers/quotes.js';
 
-const quote = (symbol: string, bid = '1.0'): Quote => ({ symbol, bid, ask: '1.1', mid: '1.05', timestamp: '2026-11-22T12:00:00.000Z' });
 const batch = (quotes: Quote[]): BatchResult => ({ quotes, attempts: 1, rateLimit: undefined });
 
 describe('merging batches', () => {

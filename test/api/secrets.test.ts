@@ -2,9 +2,9 @@
 // the client secret) is scrubbed by value from every message, hint, request id and debug line,
 // whatever the server echoes back; debug lines lose control characters, C1 ones included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, MktError, type ApiError } from '../../src/api/index.js';
-import { startFaultServer, type FaultHandler } from '../helpers/fault-server.js';
+import { startFaultServer, useServers, type FaultHandler } from '../helpers/fault-server.js';
 
 const TOKEN = 'tok_SECRET_5d1c9e0f77';
 const API_KEY = 'demo.key-SECRET-a41f0b';
@@ -12,14 +12,11 @@ const KEY_SECRET = 'key-SECRET-a41f0b';
 const CLIENT_SECRET = 'cs_SECRET_e20c61b9';
 const SECRETS = [TOKEN, API_KEY, KEY_SECRET, CLIENT_SECRET, 'SECRETTOKE'];
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+const { closeLater } = useServers();
 
 async function setup(handler: FaultHandler) {
   const server = await startFaultServer(handler);
-  open.push(server);
+  closeLater(server);
   const debug: string[] = [];
   const client = createClient({
     baseUrl: server.url, accessToken: TOKEN, organizationId: 'org_demo', retries: 0, onDebug: (line) => debug.push(line),

@@ -1,19 +1,16 @@
 // What a token endpoint may answer, and what becomes of absurd numbers in it: a lifetime too long to
 // write as a date is read as ten years; one that is not a number, or 0, is an unusable response.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, ResponseError } from '../../src/api/index.js';
-import { startFaultServer } from '../helpers/fault-server.js';
+import { startFaultServer, useServers } from '../helpers/fault-server.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
+const { closeLater } = useServers();
 
 async function tokenWith(expiresIn: string) {
   const server = await startFaultServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(`{"access_token":"at_0a1b2c3d","token_type":"Bearer","expires_in":${expiresIn}}`);
   });
-  open.push(server);
+  closeLater(server);
   return createClient({ baseUrl: server.url }).clientCredentials({ clientId: 'demo', clientSecret: 'secret' });
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { useServers } from './fixtures.js';
+import { useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 

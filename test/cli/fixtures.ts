@@ -1,9 +1,7 @@
-// What the command-line tests share: a sandbox for the file with a fresh config directory per test,
-// and purpose-built servers closed after each test.
+// What the command-line tests share: a sandbox for the file with a fresh config directory per test.
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { runCli, tempDir, type RunResult, type TestDepsOptions } from '../helpers/cli.js';
-import { startFaultServer, type FaultHandler, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 
 export interface SandboxSession {
@@ -45,21 +43,5 @@ export function useSandboxSession(options: TestSandboxOptions = { tokenTtlSecond
   };
 }
 
-/** Starts purpose-built servers (and anything else with a close()) that are closed after each test of the calling file. */
-export function useServers(): { start(handler: FaultHandler): Promise<FaultServer>; answering(status: number, body: string): Promise<FaultServer>; closeLater<T extends { close(): Promise<void> }>(thing: T): T } {
-  const open: Array<{ close(): Promise<void> }> = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((thing) => thing.close()));
-  });
-  const closeLater = <T extends { close(): Promise<void> }>(thing: T): T => {
-    open.push(thing);
-    return thing;
-  };
-  const start = async (handler: FaultHandler) => closeLater(await startFaultServer(handler));
-  return {
-    start,
-    closeLater,
-    /** Every request answered with `status` and the JSON `body`. */
-    answering: (status, body) => start((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body)),
-  };
-}
+// Kept only for tests written on other branches at the same time: import it from test/helpers/fault-server.ts.
+export { useServers } from '../helpers/fault-server.js';

@@ -1,21 +1,18 @@
 // A service (or a config file) that sends what it should not: escape sequences, C1 controls, bidi
 // overrides, absurd exponents, tokens that are not tokens. Nothing of it may reach a terminal raw,
 // crash mkt, or go out in a header.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { reply, useServers, type FaultServer } from '../helpers/fault-server.js';
 
 // Characters a terminal acts on: C0 (but newline), DEL, C1, line/paragraph separators, bidi.
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useServers();
+let server: FaultServer | undefined;
 
 async function serve(body: string, path = '') {
-  server = await startScriptedServer((request, res) => {
+  server = await servers.script((request, res) => {
     if (path && !request.url.startsWith(path)) return reply(404, '{}')(request, res, undefined as never);
     reply(200, body)(request, res, undefined as never);
   });

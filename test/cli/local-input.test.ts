@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { sendQuotes, type FaultServer } from '../helpers/fault-server.js';
-import { useServers } from './fixtures.js';
+import { sendQuotes, useServers, type FaultServer } from '../helpers/fault-server.js';
+import { quote, quotesJson } from '../helpers/quotes.js';
 
 const servers = useServers();
 
@@ -82,15 +82,13 @@ describe('a token that cannot be a bearer token is a local error (issue 13 item 
 });
 
 describe('--strict refuses quotes that cannot be right (issue 13 item 9)', () => {
-  const quote = (symbol: string, bid: string, ask: string, mid: string, timestamp = '2025-01-06T14:30:14.517Z') =>
-    `{"symbol":"${symbol}","bid":${bid},"ask":${ask},"mid":${mid},"timestamp":"${timestamp}"}`;
-  const body = `{"data":[${[
+  const body = quotesJson([
     quote('GOOD', '1.1', '1.2', '1.15'),
     quote('NEG', '-1.1', '1.2', '0.05'),
     quote('HUGE', '1e999', '2e999', '1.5e999'),
     quote('OUTSIDE', '1.1', '1.2', '1.3'),
     quote('NODAY', '1.1', '1.2', '1.15', '2026-02-30T10:00:00Z'),
-  ].join(',')}]}`;
+  ]);
   const symbols = ['GOOD', 'NEG', 'HUGE', 'OUTSIDE', 'NODAY'];
 
   it('exit 3 naming each quote and what is wrong with it, after the data', async () => {

@@ -112,7 +112,8 @@ describe('mkt login', () => {
     const result = await runCli(['login', '--with-api-key', '--org', 'org_demo', '--base-url', NOWHERE], { stdin: never, signal: controller.signal });
     expect(result.code).toBe(130);
     expect(result.stderr).toBe('error: interrupted\n');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Generous, for a busy machine: standard input never ends, so a read that ignored the signal never would.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('warns that MKT_TOKEN overrides the stored token', async () => {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createTestDeps, runCli } from '../helpers/cli.js';
-import { useSandboxSession, useServers } from './fixtures.js';
+import { useServers } from '../helpers/fault-server.js';
+import { useSandboxSession } from './fixtures.js';
 
 const session = useSandboxSession();
 const { run, login } = session;

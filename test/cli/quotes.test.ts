@@ -5,19 +5,19 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxHandler } from '../../src/sandbox/index.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { reply, startFaultServer, startScriptedServer, useServers, type FaultServer, type Responder } from '../helpers/fault-server.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const auth = (url: string) => ({ MKT_BASE_URL: url, MKT_TOKEN: 'test-token', MKT_ORG: 'org_demo' });
 
 describe('quotes against the sandbox', () => {
-  let server: ScriptedServer;
+  let server: FaultServer;
   let token: string;
   const clock = NOW;
   const handler = createSandboxHandler({ now: () => clock, synthetic: 300, limits: { perMinute: 1000 } });
 
   beforeAll(async () => {
-    server = await startScriptedServer((_seen, res, req) => handler(req, res), { passThrough: true });
+    server = await startFaultServer((req, res) => handler(req, res), { passThrough: true });
     const login = await runCli(['token', '--print'], { env: { MKT_BASE_URL: server.url, MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' }, now: () => clock });
     token = login.stdout.trim();
     server.requests.length = 0;
@@ -163,13 +163,10 @@ describe('quotes against the sandbox', () => {
 });
 
 describe('quotes against a scripted server', () => {
-  let server: ScriptedServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
-  const run = async (respond: Parameters<typeof startScriptedServer>[0], argv: string[] = ['EURUSD']) => {
-    server = await startScriptedServer(respond);
+  const servers = useServers();
+  let server: FaultServer | undefined;
+  const run = async (respond: Responder, argv: string[] = ['EURUSD']) => {
+    server = await servers.script(respond);
     return runCli(['quotes', ...argv, '--retries', '0'], { env: auth(server.url), now: () => NOW });
   };
 

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunResult, type TestDepsOptions } from '../helpers/cli.js';
 import type { FaultServer } from '../helpers/fault-server.js';
-import { useServers } from './fixtures.js';
+import { useServers } from '../helpers/fault-server.js';
 
 const TOKEN = 'tok_SECRET_env_7c1e09ab';
 const API_KEY = 'demo.key-SECRET-a91f3c27';

@@ -250,10 +250,12 @@ describe('a corrupt config file', () => {
 
   it('says where the fault is without quoting the file, which may hold a token', async () => {
     fs.mkdirSync(session.configDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(configFile(), '{"profiles": {"default": {"token": {"access_token": SUPERSECRETTOKEN}}}}', { mode: 0o600 });
+    // Where Node's message gives a position (here on every supported version) the place is named;
+    // an unexpected token inside the text gets no position, and the message says it cannot be parsed.
+    fs.writeFileSync(configFile(), '{"profiles": {}}\n SUPERSECRETTOKEN', { mode: 0o600 });
     const result = await run(['status']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/is not valid JSON \((at line 1, column \d+|it cannot be parsed)\)/);
+    expect(result.stderr).toContain('is not valid JSON (at line 2, column 2)');
     expect(result.stderr).not.toContain('SUPERSECRE');
   });
 });

@@ -2,8 +2,8 @@
 // credentials in the environment as usable and warns when the organization is not the token's;
 // `mkt status --check` asks the service with one quotes request and exits with its answer's code.
 import { describe, expect, it } from 'vitest';
-import { sendError } from '../helpers/fault-server.js';
-import { useSandboxSession, useServers } from './fixtures.js';
+import { sendError, useServers } from '../helpers/fault-server.js';
+import { useSandboxSession } from './fixtures.js';
 
 const session = useSandboxSession();
 const { run, login } = session;

@@ -9,8 +9,7 @@ import { RateLimitError } from '../../src/api/errors.js';
 import { explainError } from '../../src/cli/explain.js';
 import { createTestDeps, runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
 import { createProgress } from '../../src/cli/progress.js';
-import { sendQuotes, type FaultServer } from '../helpers/fault-server.js';
-import { useServers } from './fixtures.js';
+import { sendQuotes, useServers, type FaultServer } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
 import { startTestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 

@@ -23,6 +23,8 @@ export interface TestDepsOptions {
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
   sleep?: Deps['sleep'];
+  /** For retry backoff and watch jitter (default Math.random). */
+  random?: Deps['random'];
 }
 
 export interface TestDeps {
@@ -75,7 +77,7 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     dispatcher: options.dispatcher,
     signal: options.signal ?? new AbortController().signal,
     sleep: options.sleep ?? sleep,
-    random: Math.random,
+    random: options.random ?? Math.random,
   };
   return { deps, stdout: () => out, stderr: () => err, configDir, prompted, rejected };
 }

@@ -1,15 +1,20 @@
-// Misbehaving servers for the network suite: real sockets on 127.0.0.1, port 0. Each records what
-// it saw, so a test can assert on requests that must (or must never) arrive, and close() tears
-// down every connection, including the ones a handler left hanging on purpose.
+// The suite's purpose-built servers: real sockets on 127.0.0.1, port 0, answering as each test
+// scripts them, including on purpose badly (cut connections, silence, trickles, huge bodies). Each
+// records what it saw, so a test can assert on requests that must (or must never) arrive, and
+// close() tears down every connection, including the ones a handler left hanging on purpose.
+// useServers() closes them after each test. The one module for such servers: add to it.
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
+import { quote } from './quotes.js';
 
 export interface SeenRequest {
   method: string;
   /** Path and query, as sent. */
   url: string;
   headers: IncomingHttpHeaders;
+  /** The body as text ('' with passThrough, which leaves it unread). */
   body: string;
   /** Date.now() when the request had fully arrived. */
   at: number;
@@ -19,6 +24,8 @@ export interface HandlerContext {
   /** 0 for the first request this server sees. */
   index: number;
   body: string;
+  /** What was sent, as recorded in `requests`. */
+  request: SeenRequest;
   /** Called when the connection closes, however that happens (for handlers that keep writing). */
   onClose(callback: () => void): void;
 }
@@ -40,25 +47,29 @@ export interface FaultServerOptions {
   tls?: { key: string; cert: string };
   /** A fixed port (default 0: any free one). */
   port?: number;
+  /** Hand the request to the handler unread (for mounting another listener); the body is not recorded. */
+  passThrough?: boolean;
 }
 
 export async function startFaultServer(handler: FaultHandler, options: FaultServerOptions = {}): Promise<FaultServer> {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const arrived = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const index = requests.length;
+    const request: SeenRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() };
+    requests.push(request);
+    for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
+    const context: HandlerContext = { index, body, request, onClose: (callback) => req.socket.once('close', callback) };
+    Promise.resolve(handler(req, res, context)).catch((error: unknown) => {
+      res.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (options.passThrough) return arrived(req, res, '');
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const index = requests.length;
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() });
-      for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
-      const context: HandlerContext = { index, body, onClose: (callback) => req.socket.once('close', callback) };
-      Promise.resolve(handler(req, res, context)).catch((error: unknown) => {
-        res.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
-    });
+    req.on('end', () => arrived(req, res, Buffer.concat(chunks).toString('utf8')));
   };
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener) : http.createServer(listener);
   // A TLS server sees its sockets on 'secureConnection'; 'connection' gives the raw TCP one.
@@ -91,11 +102,58 @@ export async function startFaultServer(handler: FaultHandler, options: FaultServ
   };
 }
 
-/** A valid quotes body for `symbols` (prices are made up and exact). */
-export function quotesBody(symbols: readonly string[]): string {
-  return JSON.stringify({
-    data: symbols.map((symbol) => ({ symbol, bid: '1.08505', ask: '1.08515', mid: '1.08510', timestamp: new Date().toISOString() })),
+/**
+ * For handlers that need only what was sent: `respond` gets the recorded request (body read), the
+ * response, and the raw request.
+ */
+export type Responder = (request: SeenRequest, res: ServerResponse, raw: IncomingMessage) => void;
+
+export function startScriptedServer(respond: Responder, options: FaultServerOptions = {}): Promise<FaultServer> {
+  return startFaultServer((req, res, { request }) => respond(request, res, req), options);
+}
+
+/** Answers with a fixed status, headers and body text. */
+export function reply(status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Responder {
+  return (_request, res) => {
+    res.writeHead(status, headers);
+    res.end(body);
+  };
+}
+
+export interface Servers {
+  /** A fault server, closed after this test. */
+  start(handler: FaultHandler, options?: FaultServerOptions): Promise<FaultServer>;
+  /** startScriptedServer's, closed after this test. */
+  script(respond: Responder, options?: FaultServerOptions): Promise<FaultServer>;
+  /** A server answering every request with `status` and the JSON `body`, closed after this test. */
+  answering(status: number, body: string): Promise<FaultServer>;
+  /** Anything else with a close() (proxies, sandboxes, agents), closed after this test. */
+  closeLater<T extends { close(): Promise<void> }>(thing: T): T;
+}
+
+/** Call once at the top of a test file (or of a describe block): what it starts is closed after each test there. */
+export function useServers(): Servers {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((thing) => thing.close()));
   });
+  const closeLater = <T extends { close(): Promise<void> }>(thing: T): T => {
+    open.push(thing);
+    return thing;
+  };
+  const start = async (handler: FaultHandler, options?: FaultServerOptions) => closeLater(await startFaultServer(handler, options));
+  return {
+    start,
+    closeLater,
+    script: async (respond, options) => closeLater(await startScriptedServer(respond, options)),
+    answering: (status, body) => start((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body)),
+  };
+}
+
+/** A valid quotes body for `symbols` (prices are made up and exact, the time is now). */
+export function quotesBody(symbols: readonly string[]): string {
+  const timestamp = new Date().toISOString();
+  return JSON.stringify({ data: symbols.map((symbol) => quote(symbol, '1.08505', '1.08515', '1.08510', timestamp)) });
 }
 
 /** The symbols asked for in a quotes request's query. */

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT, baseEnv, collect, runBin, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
-import { sendError, sendQuotes } from '../helpers/fault-server.js';
+import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 import { createTestCertificates } from '../helpers/tls.js';
-import { API_KEY, TOKEN, useServers } from './util.js';
+import { API_KEY, TOKEN } from './util.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 beforeAll(() => {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) {
@@ -65,7 +65,8 @@ describe('interrupted: exit 130 at once, the config store intact', () => {
 
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
-    expect(ms).toBeLessThan(1500);
+    // Generous, for a busy machine: left alone, the request hangs for the 15 s timeout and the wait lasts 30 s.
+    expect(ms).toBeLessThan(10_000);
     expect(result.stderr).toMatch(/^error: interrupted$/m);
     expect(result.stdout).toBe('');
     expect(api.requests).toHaveLength(1);

@@ -6,13 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ProxyAgent } from 'undici';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { useServers } from '../helpers/fault-server.js';
 import { createClient, TimeoutError } from '../../src/api/index.js';
 import { ROOT, baseEnv, collect, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
-import { API_KEY, quotesEnv, timedCli, useClosers } from './util.js';
+import { API_KEY, quotesEnv, timedCli } from './util.js';
 
-const closeLater = useClosers();
+const { closeLater } = useServers();
+
 const proxy = async (options?: ForwardProxyOptions) => closeLater(await startForwardProxy(options));
 /** Never resolved, never reached: the proxy is all that answers. */
 const SERVICE = 'https://api.example.test';

@@ -5,14 +5,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sandbox/index.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { sendQuotes } from '../helpers/fault-server.js';
+import { sendQuotes, useServers } from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { quotesEnv, TOKEN, useClosers, useServers } from './util.js';
+import { quotesEnv, TOKEN } from './util.js';
 
-const closeLater = useClosers();
-const server = useServers();
+const { start: server, closeLater } = useServers();
+
 const certificates = useTestCertificates();
 
 describe('loopback goes direct whatever the proxy variables say', () => {

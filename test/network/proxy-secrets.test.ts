@@ -2,12 +2,12 @@
 // mkt words the proxy URL itself or a proxy echoes the request back; a proxy URL that cannot be
 // used is exit 2 naming the variable, without its password.
 import { describe, expect, it } from 'vitest';
-import { sendQuotes } from '../helpers/fault-server.js';
+import { sendQuotes, useServers } from '../helpers/fault-server.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { quotesEnv, timedCli, useClosers, useServers } from './util.js';
+import { quotesEnv, timedCli } from './util.js';
 
-const closeLater = useClosers();
-const server = useServers();
+const { start: server, closeLater } = useServers();
+
 const PASSWORD = 'PROXY_pw_5e0c1b';
 const BASIC = Buffer.from(`alice:${PASSWORD}`).toString('base64');
 const noWait = async () => {};

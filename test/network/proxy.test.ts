@@ -3,13 +3,13 @@
 // NO_PROXY bypassing it, either case of every name. Loopback is never proxied, so the service is
 // reached as proxied.test, a name only the proxy resolves (and the test certificate names).
 import { describe, expect, it } from 'vitest';
-import { sendQuotes } from '../helpers/fault-server.js';
+import { sendQuotes, useServers } from '../helpers/fault-server.js';
 import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
-import { quotesEnv, timedCli, TOKEN, useClosers, useServers } from './util.js';
+import { quotesEnv, timedCli, TOKEN } from './util.js';
 
-const server = useServers();
-const closeLater = useClosers();
+const { start: server, closeLater } = useServers();
+
 const certificates = useTestCertificates();
 
 const proxy = async (options?: ForwardProxyOptions) => closeLater(await startForwardProxy(options));

@@ -5,10 +5,11 @@ import type { RunState } from '../../src/cli/main.js';
 import { createHttp } from '../../src/cli/http.js';
 import type { NetworkFlags } from '../../src/cli/options/network.js';
 import { createTestDeps } from '../helpers/cli.js';
-import { sendError } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli, useServers } from './util.js';
+import { fakeTime } from '../helpers/fake-time.js';
+import { sendError, useServers } from '../helpers/fault-server.js';
+import { quotesEnv, timedCli } from './util.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 async function settingsFor(flags: NetworkFlags, env: Record<string, string> = {}) {
   const state: RunState = { exitCode: 0, cleanups: [] };
@@ -62,11 +63,11 @@ describe('each setting honoured end to end', () => {
   it.each([
     ['MKT_TIMEOUT=1s', [], { MKT_TIMEOUT: '1s' }],
     ['--timeout 1s over MKT_TIMEOUT=30s', ['--timeout', '1s'], { MKT_TIMEOUT: '30s' }],
-  ] as const)('%s: a hanging server ends in exit 7 within the timeout plus a second', async (_name, flags, env) => {
+  ] as const)('%s: a hanging server ends in exit 7 at that deadline', async (_name, flags, env) => {
+    // The message names the deadline that fired (network/faults.test.ts times the real timer).
     const api = await server(hang);
     const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
     expect(run.code).toBe(7);
-    expect(run.ms).toBeLessThan(2000);
     expect(run.stderr).toContain('did not complete within 1s');
   });
 
@@ -82,14 +83,15 @@ describe('each setting honoured end to end', () => {
   });
 
   it.each([
-    ['MKT_MAX_WAIT=1s', [], { MKT_MAX_WAIT: '1s' }, /--max-wait 1s|maxWaitMs \(1s\)/],
-    ['--max-wait 2s over MKT_MAX_WAIT=1h', ['--max-wait', '2s'], { MKT_MAX_WAIT: '1h' }, /--max-wait 2s|maxWaitMs \(2s\)/],
+    ['MKT_MAX_WAIT=1s', [], { MKT_MAX_WAIT: '1s' }, '--max-wait 1s'],
+    ['--max-wait 2s over MKT_MAX_WAIT=1h', ['--max-wait', '2s'], { MKT_MAX_WAIT: '1h' }, '--max-wait 2s'],
   ] as const)('%s: a Retry-After of 5 s fails at once', async (_name, flags, env, named) => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '5' }));
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
+    const clock = fakeTime();
+    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
-    expect(run.ms).toBeLessThan(1000);
+    expect(clock.sleeps).toEqual([]);
     expect(api.requests).toHaveLength(1);
-    expect(run.stderr).toMatch(new RegExp(`the service asks to wait 5s, longer than (${named.source})`));
+    expect(run.stderr).toContain(`the service asks to wait 5s, longer than ${named}\n`);
   });
 });

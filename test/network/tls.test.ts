@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sendQuotes } from '../helpers/fault-server.js';
+import { sendQuotes, useServers } from '../helpers/fault-server.js';
 import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { API_KEY, quotesEnv, timedCli, TOKEN_RESPONSE, useClosers, useServers } from './util.js';
+import { API_KEY, quotesEnv, timedCli, TOKEN_RESPONSE } from './util.js';
 
-const server = useServers();
-const closeLater = useClosers();
+const { start: server, closeLater } = useServers();
+
 const certificates = useTestCertificates();
 
 async function httpsQuotes() {

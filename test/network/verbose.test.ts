@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactBody, redactHeaders } from '../../src/api/redact.js';
 import { DEMO } from '../../src/sandbox/index.js';
-import { sendError, sendQuotes } from '../helpers/fault-server.js';
+import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { API_KEY, CLIENT_SECRET, ISSUED_TOKEN, quotesEnv, timedCli, TOKEN, TOKEN_RESPONSE, useClosers, useServers } from './util.js';
+import { API_KEY, CLIENT_SECRET, ISSUED_TOKEN, quotesEnv, timedCli, TOKEN, TOKEN_RESPONSE } from './util.js';
 
-const server = useServers();
-const closeLater = useClosers();
+const { start: server, closeLater } = useServers();
+
 const SECRETS = [TOKEN, API_KEY, API_KEY.split('.')[1]!, CLIENT_SECRET, ISSUED_TOKEN];
 
 function expectNoSecrets(...outputs: string[]): void {

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { createPacer } from '../../src/api/pacer.js';
 import { sendRequest, type HttpRequest } from '../../src/api/request.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
-import { sendError, sendQuotes, symbolsOf } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli, useServers } from './util.js';
+import { sendError, sendQuotes, symbolsOf, useServers } from '../helpers/fault-server.js';
+import { quotesEnv, timedCli } from './util.js';
 import { fakeTime } from '../helpers/fake-time.js';
 
-const server = useServers();
+const { start: server } = useServers();
 
 const SYMBOLS = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL'];
 
@@ -30,12 +30,11 @@ const batched = ['quotes', ...SYMBOLS, '--batch-size', '1', '--concurrency', '1'
 describe('mkt quotes: --max-wait caps the whole command', () => {
   it('a 429 in every batch: exit 6 once the waits in all would pass --max-wait 2s', async () => {
     const api = await server(firstAttemptLimited());
-    const run = await timedCli([...batched, '--max-wait', '2s'], { env: quotesEnv(api.url) });
+    const clock = fakeTime(Date.now());
+    const run = await timedCli([...batched, '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     // Two batches wait 1 s each; the third batch's wait would make 3 s, so it fails at once.
-    expect(run.ms).toBeGreaterThanOrEqual(1990);
-    expect(run.ms).toBeLessThan(3500);
-    expect(api.requests.length).toBeLessThan(8);
+    expect(clock.sleeps).toEqual([1000, 1000]);
     expect(api.requests).toHaveLength(5);
     // The service asked for 1 s, within --max-wait: the message does not claim it asked for longer.
     expect(run.stderr).toMatch(/^error: rate limited \(429 RATE_LIMITED\) after 1 attempt\n/);
@@ -84,13 +83,15 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
       if (index === 1) return sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
       return sendQuotes(req, res);
     });
+    const clock = fakeTime(Date.now());
     const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--max-wait', '1500ms', '--verbose'], {
-      env: quotesEnv(api.url),
+      env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep,
     });
-    expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting \d+ ms for it to reset\n/);
+    expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting 1000 ms for it to reset\n/);
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(2);
-    expect(run.ms).toBeLessThan(2500);
+    // The throttle's 1 s, and no retry wait after it: 1 s more would pass 1.5 s.
+    expect(clock.sleeps).toEqual([1000]);
     expect(run.stderr).toMatch(/error: rate limited \(429 RATE_LIMITED\) after 1 attempt\n/);
   });
 });

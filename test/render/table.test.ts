@@ -2,18 +2,18 @@
 // whole in a pipe, in plain ASCII when asked, with price cells of bounded width, ages that read
 // right against --max-age, and quotes that cannot be right marked in the Note column.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Quote } from '../../src/api/types.js';
 import { main } from '../../src/cli/main.js';
 import { compactDecimal } from '../../src/render/decimal.js';
 import { renderCsv, renderTsv } from '../../src/render/quotes.js';
 import { formatQuoteAge, MAX_PRICE_WIDTH, quoteRows, renderTable } from '../../src/render/table.js';
 import { createTestDeps } from '../helpers/cli.js';
+import { quote, QUOTE_TIME } from '../helpers/quotes.js';
 import { cliLogin, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const now = Date.parse('2026-11-22T12:00:02.000Z');
-const quote = (symbol: string, bid: string, ask: string, mid: string, timestamp = '2026-11-22T12:00:00.000Z'): Quote => ({ symbol, bid, ask, mid, timestamp });
+// Two seconds after the factory's quotes were set.
+const now = Date.parse(QUOTE_TIME) + 2000;
 const EURUSD = quote('EURUSD', '1.08505', '1.08508', '1.085065');
-const AAPL = quote('AAPL', '227.10', '227.12', '227.11', '2026-11-22T11:59:58.000Z');
+const AAPL = quote('AAPL', '227.10', '227.12', '227.11', '2025-01-06T14:29:58.000Z');
 const SGR = /\u001b\[[0-9;]*m/g;
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const titles = (text: string) => lines(text)[1]!.replace(SGR, '').split(/[│|]/).map((cell) => cell.trim()).filter((cell) => cell !== '');
@@ -116,7 +116,7 @@ describe('ages', () => {
   });
 
   it('reads older than --max-age on a row marked stale', () => {
-    const rows = quoteRows([quote('A', '1', '2', '1.5', '2026-11-22T12:00:01.200Z')], { now, maxAgeMs: 500 });
+    const rows = quoteRows([quote('A', '1', '2', '1.5', '2025-01-06T14:30:01.200Z')], { now, maxAgeMs: 500 });
     expect(rows[0]).toMatchObject({ age: '0.8s', notes: ['stale'] });
   });
 });
@@ -175,7 +175,7 @@ describe('quotes that cannot be right are marked', () => {
 });
 
 describe('a row stays one line in every format', () => {
-  const sneaky = quote('EUR\u2028USD\u2029X\u000bY\u000cZ\u001c\u001d\u001e\u0085W', '1.1', '1.2', '1.15', '2026-11-22T12:00:00Z\u2028');
+  const sneaky = quote('EUR\u2028USD\u2029X\u000bY\u000cZ\u001c\u001d\u001e\u0085W', '1.1', '1.2', '1.15', '2025-01-06T14:30:00Z\u2028');
   it.each([
     ['tsv', () => renderTsv([sneaky, EURUSD])],
     ['csv', () => renderCsv([sneaky, EURUSD]).replaceAll('\r\n', '\n')],

@@ -182,11 +182,13 @@ describe('a clients file without a size', () => {
     cleanup.push(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
-    const result = collect(child, performance.now(), undefined, 10_000);
-    // Long enough for the process to start and wait on the pipe.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const result = collect(child, performance.now(), undefined, 20_000);
+    // The pipe opens for writing (without blocking) only once the process has it open to read: it
+    // is then waiting on it, however long a busy machine took to get there. Nothing is written.
+    const writer = await openWhenRead(fifo);
     child.kill('SIGTERM');
     const { code, stderr, stdout } = await result;
+    fs.closeSync(writer);
     expect(code).toBe(130);
     expect(stderr).toBe('error: interrupted\n');
     expect(stdout).toBe('');
@@ -203,3 +205,16 @@ describe('a clients file without a size', () => {
     expect(await sandboxRun.stop()).toBe(0);
   });
 });
+
+/** A write end of `fifo`, once a reader has it open (ENXIO until then); gives up after 15 s. */
+async function openWhenRead(fifo: string): Promise<number> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO' || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

@@ -1,15 +1,13 @@
 // `mkt sandbox` in-process through main: the first line, the credentials, clean stop on the
 // interrupt signal, and flag errors as usage errors (exit 2) without a stack trace.
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { useServers } from '../helpers/fault-server.js';
 import { createTestDeps, runCli } from '../helpers/cli.js';
 import { getQuotes, getToken, waitFor } from '../helpers/sandbox.js';
 
-const blockers: net.Server[] = [];
-afterEach(async () => {
-  await Promise.all(blockers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
+const { closeLater } = useServers();
 
 describe('mkt sandbox', () => {
   it('prints the base URL first, then the demo credentials and commands, serves, and stops on the signal with exit 0', async () => {
@@ -56,7 +54,7 @@ describe('mkt sandbox', () => {
 
   it('turns a taken port into a usage error that suggests --port 0', async () => {
     const blocker = net.createServer();
-    blockers.push(blocker);
+    closeLater({ close: () => new Promise<void>((resolve) => blocker.close(() => resolve())) });
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     const result = await runCli(['sandbox', '--port', String(port)]);

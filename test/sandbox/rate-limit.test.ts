@@ -1,22 +1,18 @@
 // Rate limits per (client, organization): fixed minute, hour and day windows aligned to the clock,
 // exact under concurrency, with Retry-After and RateLimit-* headers.
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServers } from '../helpers/fault-server.js';
 import {
   cliLogin, getQuotes, getToken, postJson, startTestSandbox, TEST_EPOCH, type TestSandbox,
 } from '../helpers/sandbox.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
-let sb: TestSandbox | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
+const { closeLater } = useServers();
 
 async function start(options: Parameters<typeof startTestSandbox>[0]): Promise<TestSandbox> {
-  sb = await startTestSandbox(options);
-  return sb;
+  return closeLater(await startTestSandbox(options));
 }
 
 function limitHeaders(response: { headers: Headers }): Record<string, string | null> {

@@ -2,20 +2,17 @@
 // per frame, a redraw on resize, raw mode for q and Ctrl-C, and everything put back on every way
 // out (q, Ctrl-C, --count, a 401); the last quotes left on the normal screen when the watch ends by
 // itself. tty.test.ts checks the same on a real pseudo-terminal.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { useServers, type FaultServer } from '../helpers/fault-server.js';
 import { ENTER, fakeTerminal, FRAME, LEAVE, plainFrames, setupBoard, SGR, untilAborted, watchBoard, type OnSleep } from './board-harness.js';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useServers();
+let server: FaultServer | undefined;
 
 async function startQuotes(status = 200) {
   let tick = 0;
-  server = await startScriptedServer((_request, res) => {
+  server = await servers.script((_request, res) => {
     tick++;
     res.writeHead(status, { 'content-type': 'application/json', 'ratelimit-limit': '60', 'ratelimit-remaining': String(60 - tick), 'ratelimit-reset': '30' });
     res.end(status === 200
@@ -153,7 +150,7 @@ describe('the live board', () => {
 
 describe('secrets on the board', () => {
   it('leave the prices whole: MKT_TOKEN=0000 and "bid":1.100005', async () => {
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"data":[{"symbol":"EURUSD","bid":1.100005,"ask":1.100007,"mid":1.100006,"timestamp":"2025-01-06T14:30:00Z"}]}');
     });
@@ -167,7 +164,7 @@ describe('secrets on the board', () => {
   it('are scrubbed from the retry line, a diagnostic drawn with the data', async () => {
     const secret = 'cs_SECRET_board_9d2e';
     let calls = 0;
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       calls++;
       res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
       res.end(calls === 2 ? `{"error":{"code":"UNAVAILABLE","message":"down for ${secret}"}}`
@@ -188,7 +185,7 @@ describe('--changes-only on the board', () => {
       [['A', '1.11'], ['B', '2.00']],
       [['A', '1.11'], ['B', '2.000']], // the same values, written differently
     ];
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       const quotes = polls[server!.requests.length - 1]!;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"data":[${quotes.map(([symbol, mid]) => `{"symbol":"${symbol}","bid":${mid},"ask":${mid},"mid":${mid},"timestamp":"2025-01-06T14:30:00Z"}`).join(',')}]}`);
@@ -210,7 +207,7 @@ describe('--changes-only on the board', () => {
 /** A service whose second answer is a 503 and every other one a quote for EURUSD. */
 function startSecondPollFails() {
   let calls = 0;
-  return startScriptedServer((_request, res) => {
+  return servers.script((_request, res) => {
     calls++;
     res.writeHead(calls === 2 ? 503 : 200, { 'content-type': 'application/json' });
     res.end(calls === 2 ? '{"error":{"code":"UNAVAILABLE","message":"down for a moment"}}'

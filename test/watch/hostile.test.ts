@@ -4,29 +4,28 @@
 // instead of polling on in silence.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HISTORY_POINTS } from '../../src/cli/watch/board-output.js';
 import { History } from '../../src/render/sparkline.js';
 import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { useServers, type FaultServer } from '../helpers/fault-server.js';
+import { quote, quotesJson } from '../helpers/quotes.js';
 import { fakeTerminal, plainFrames, setupBoard, watchBoard } from './board-harness.js';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useServers();
+let server: FaultServer | undefined;
 
-const quote = (symbol: string, mid: string) => `{"symbol":"${symbol}","bid":${mid},"ask":${mid},"mid":${mid},"timestamp":"2025-01-06T14:30:00Z"}`;
+/** A quote whose bid, ask and mid are all `price`. */
+const flat = (symbol: string, price: string) => quote(symbol, price, price, price);
 
 /** EURUSD as asked, and `extra` symbols nobody asked for, new at every poll. */
 function startFlooding(extra: number) {
-  return startScriptedServer((_request, res) => {
+  return servers.script((_request, res) => {
     const poll = server!.requests.length;
-    const unasked = Array.from({ length: extra }, (_, i) => quote(`P${poll}X${i}`, '2'));
+    const unasked = Array.from({ length: extra }, (_, i) => flat(`P${poll}X${i}`, '2'));
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(`{"data":[${[quote('EURUSD', `1.0${poll}`), ...unasked].join(',')}]}`);
+    res.end(quotesJson([flat('EURUSD', `1.0${poll}`), ...unasked]));
   });
 }
 

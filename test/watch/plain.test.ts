@@ -1,14 +1,11 @@
 // The watch on a dumb terminal, in-process (dumb.test.ts runs it on a real pseudo-terminal): a
 // table per poll with --changes-only, and what the board shows in status lines as warnings on stderr.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { describe, expect, it } from 'vitest';
+import { useServers, type FaultServer } from '../helpers/fault-server.js';
 import { fakeTerminal, setupBoard, watchBoard } from './board-harness.js';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useServers();
+let server: FaultServer | undefined;
 
 describe('the watch on a dumb terminal', () => {
   it('draws only the quotes that moved with --changes-only, and warns on stderr about missing symbols, once', async () => {
@@ -17,7 +14,7 @@ describe('the watch on a dumb terminal', () => {
       [['A', '1.11'], ['B', '2.00']],
       [['A', '1.11'], ['B', '2.000']], // the same values, written differently
     ];
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       const quotes = polls[server!.requests.length - 1]!;
       res.writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': '60', 'ratelimit-remaining': '50', 'ratelimit-reset': '30' });
       res.end(`{"data":[${quotes.map(([symbol, mid]) => `{"symbol":"${symbol}","bid":${mid},"ask":${mid},"mid":${mid},"timestamp":"2025-01-06T14:30:00Z"}`).join(',')}]}`);

@@ -4,25 +4,22 @@
 // epoch milliseconds never makes it poll faster than --interval; and the board redraws the ages
 // about once a second while it waits.
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
 import { baseEnv, collect, mkt } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/http-server.js';
+import { useServers, type FaultServer } from '../helpers/fault-server.js';
 import { fakeTerminal, plainFrames, setupBoard, watchBoard } from './board-harness.js';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = useServers();
+let server: FaultServer | undefined;
 
 const QUOTE = '{"data":[{"symbol":"EURUSD","bid":1.08501,"ask":1.08511,"mid":1.08506,"timestamp":"2025-01-06T14:30:00Z"}]}';
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** Quotes for the first `ok` requests, then 429 with these headers. */
 function startLimited(headers: Record<string, string>, ok = 0) {
-  return startScriptedServer((_request, res) => {
+  return servers.script((_request, res) => {
     const limited = server!.requests.length > ok;
     res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? headers : {}) });
     res.end(limited ? '{"error":{"code":"RATE_LIMITED","message":"slow down"}}' : QUOTE);
@@ -87,7 +84,7 @@ describe('a wait within --max-wait', () => {
   });
 
   it('is held to --max-wait, not to a longer --interval: 10 s asked, 5 minutes waited', async () => {
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       const limited = server!.requests.length === 1;
       res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '10' } : {}) });
       res.end(limited ? '{"error":{"code":"RATE_LIMITED","message":"slow down"}}' : QUOTE);
@@ -100,7 +97,7 @@ describe('a wait within --max-wait', () => {
 
   it('is waited on the board in slices of a second, redrawing the ages as they grow', async () => {
     // Quotes, then a 429 asking for 30 s, then quotes again.
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       const limited = server!.requests.length === 2;
       res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '30' } : {}) });
       res.end(limited ? '{"error":{"code":"RATE_LIMITED","message":"slow down"}}' : QUOTE);
@@ -122,7 +119,7 @@ describe('a wait within --max-wait', () => {
 
 describe('X-RateLimit-Reset in epoch milliseconds', () => {
   it('never makes the watch poll faster than --interval, nor wait for the year 55,000', async () => {
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 30_000) });
       res.end(QUOTE);
     });
@@ -153,11 +150,13 @@ describe('as a process, with real timers', () => {
   });
 
   it('X-RateLimit-Reset in epoch ms: read as the time it names, 30 s away, so one request in 3 s (it once sent 1,514)', async () => {
-    server = await startScriptedServer((_request, res) => {
+    server = await servers.script((_request, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 30_000) });
       res.end(QUOTE);
     });
     const { child, done } = run(['--interval', '1s']);
+    // Three seconds from the first request, however long a busy machine takes to start the process.
+    await server.waitForRequests(1, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     child.kill('SIGTERM');
     const result = await done;

@@ -8,11 +8,12 @@ import { truncateStyled } from '../../src/render/grid.js';
 import { createChangeTracker, type PriceChange } from '../../src/render/changes.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { formatClock } from '../../src/shared/time.js';
+import { quote, QUOTE_TIME } from '../helpers/quotes.js';
 
-const NOW = Date.UTC(2025, 0, 6, 14, 30, 20);
+// Two seconds after the factory's quotes were set.
+const NOW = Date.parse(QUOTE_TIME) + 2000;
 const SGR = /\u001b\[[0-9;]*m/g;
 const plain = (text: string) => text.replace(SGR, '');
-const quote = (symbol: string, bid: string, ask: string, mid: string, timestamp = '2025-01-06T14:30:18.000Z'): Quote => ({ symbol, bid, ask, mid, timestamp });
 
 const status = (extra: Partial<BoardStatus> = {}): BoardStatus => ({
   polls: 3, updatedAt: NOW, intervalMs: 2000, rateLimit: { limit: 60, remaining: 58, resetSeconds: 40 }, throttledUntil: undefined, problem: undefined, ...extra,

@@ -1,9 +1,8 @@
 // Change detection between polls: direction by exact comparison, and the first changed digit.
 import { describe, expect, it } from 'vitest';
-import type { Quote } from '../../src/api/types.js';
 import { comparePrice, createChangeTracker, firstChangedDigit, quoteKeys } from '../../src/render/changes.js';
+import { quote } from '../helpers/quotes.js';
 
-const quote = (symbol: string, bid: string, ask: string, mid: string): Quote => ({ symbol, bid, ask, mid, timestamp: '2025-01-06T14:30:15.250Z' });
 
 describe('firstChangedDigit', () => {
   it.each([
