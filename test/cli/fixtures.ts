@@ -42,6 +42,3 @@ export function useSandboxSession(options: TestSandboxOptions = { tokenTtlSecond
     },
   };
 }
-
-// Kept only for tests written on other branches at the same time: import it from test/helpers/fault-server.ts.
-export { useServers } from '../helpers/fault-server.js';

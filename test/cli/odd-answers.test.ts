@@ -2,7 +2,7 @@
 // status of a 200 or 204 the client cannot use. (An unsolicited 100 Continue: interim-responses.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { runCli, type TestDepsOptions } from '../helpers/cli.js';
-import { useServers } from './fixtures.js';
+import { useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 const QUOTES = '{"data":[{"symbol":"EURUSD","bid":1.10005,"ask":1.10007,"mid":1.10006,"timestamp":"2026-11-24T12:00:00Z"}]}';

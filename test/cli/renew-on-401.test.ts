@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
-import { useServers } from './fixtures.js';
+import { useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 const CREDS = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' };

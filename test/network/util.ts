@@ -1,7 +1,6 @@
 // Shared bits of the network suite: credentials that must never show up in output, the environment
 // that lets `mkt quotes` run without a login, and a timer.
 import { runCli, type RunResult, type TestDepsOptions } from '../helpers/cli.js';
-import { useServers as useTestServers, type Servers } from '../helpers/fault-server.js';
 
 /** Secrets with distinctive shapes, so a grep for them cannot match anything else. */
 export const TOKEN = 'tok_SECRET_4b7e91d2c0a8';
@@ -22,13 +21,6 @@ export async function timedCli(argv: string[], options: TestDepsOptions = {}): P
   const result = await runCli(argv, options);
   return { ...result, ms: performance.now() - started };
 }
-
-/**
- * Kept only for network tests written on other branches at the same time: the servers' helpers live
- * in test/helpers/fault-server.ts (`const { start, closeLater } = useServers()`). Delete once unused.
- */
-export const useServers = (): Servers['start'] => useTestServers().start;
-export const useClosers = (): Servers['closeLater'] => useTestServers().closeLater;
 
 /** The auth endpoints' happy answer. */
 export const TOKEN_RESPONSE = JSON.stringify({
