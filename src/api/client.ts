@@ -8,7 +8,7 @@ import { cliLogin, clientCredentials } from './auth.js';
 import { checkClientCredentials, checkClientOptions, checkCredentials, checkLoginInput, checkQuotesInput } from './client-options.js';
 import { AuthError } from './errors.js';
 import { getQuotes, type QuotesRequest } from './quotes.js';
-import type { HttpOptions } from './request.js';
+import type { HttpOptions, TransportOptions } from './transport.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export interface ClientOptions extends HttpOptions {
@@ -42,10 +42,22 @@ export interface Client {
   getQuotes(input: GetQuotesInput): Promise<QuotesResult>;
 }
 
+/**
+ * What mkt itself hands the client beside the public options: the clock, the waits and the jitter,
+ * so that its tests replace them rather than wait (src/api/internal.ts). Not part of the library.
+ */
+export type ClientSeam = Pick<TransportOptions, 'now' | 'sleep' | 'random'>;
+
 /** Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...). */
 export function createClient(options: ClientOptions): Client {
+  return createClientWith(options, {});
+}
+
+/** createClient with the seam: the one place every operation is checked and sent, for programs and the CLI alike. */
+export function createClientWith(options: ClientOptions, seam: ClientSeam): Client {
   checkClientOptions(options);
-  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...http } = options;
+  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...rest } = options;
+  const http: TransportOptions = { ...rest, now: seam.now, sleep: seam.sleep, random: seam.random };
   return {
     cliLogin: async (input) => {
       checkLoginInput(input);

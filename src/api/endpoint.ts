@@ -2,10 +2,11 @@
 // size cap), turn an error status into its error class, refuse HTML and bodies that are not JSON,
 // parse with exact numbers, and hand the value to the operation's validator. Every secret the call
 // holds is scrubbed by value from its debug lines and its errors, whatever the server echoed back.
-// A new endpoint is its URL, its headers and body, its secrets, and that validator.
+// A new endpoint is its URL (endpoint()), its headers and body, its secrets, and that validator.
 import { readJson, errorFromResponse, type ErrorContext } from './response.js';
 import { scrubError } from './redact.js';
-import { sendRequest, type HttpRequest, type HttpResponse, type TransportOptions } from './request.js';
+import { sendRequest } from './request.js';
+import type { HttpRequest, HttpResponse, TransportOptions } from './transport.js';
 import { redactSecrets, stripControl } from '../shared/text.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -42,4 +43,11 @@ export async function callEndpoint<T>(http: TransportOptions, call: EndpointCall
   } catch (error) {
     throw scrubError(error, secrets);
   }
+}
+
+/** The base URL joined with an absolute path, keeping any path prefix of the base. */
+export function endpoint(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${base.origin}${prefix}${path}`);
 }

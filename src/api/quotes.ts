@@ -1,12 +1,12 @@
 // GET /v1/market/quotes: batching for long symbol lists, strict validation of what comes back, and
 // prices kept as the exact decimal text the service sent.
 import { AbortError, InvalidRequestError, ResponseError } from './errors.js';
-import { endpoint } from './auth.js';
-import { callEndpoint } from './endpoint.js';
+import { callEndpoint, endpoint } from './endpoint.js';
 import { JsonNumber } from './json.js';
 import { stripControl } from '../shared/text.js';
-import { createPacer, type Pacer } from './pacer.js';
-import { DEFAULTS, type CallProgress, type TransportOptions } from './request.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../shared/limits.js';
+import { createPacer } from './pacer.js';
+import type { CallProgress, Pacer, TransportOptions } from './transport.js';
 import { displayUrl } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createWaitBudget } from './wait-budget.js';
@@ -34,9 +34,6 @@ export interface QuotesRequest {
   onProgress?: (done: number, total: number) => void;
 }
 
-export const DEFAULT_BATCH_SIZE = 100;
-export const DEFAULT_CONCURRENCY = 4;
-
 export async function getQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
   const symbols = uniqueSymbols(request.symbols);
   const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
@@ -48,7 +45,7 @@ export async function getQuotes(http: TransportOptions, request: QuotesRequest):
   const onAbort = () => controller.abort();
   parent?.addEventListener('abort', onAbort, { once: true });
   // One maxWaitMs for the whole call: every batch's retries and the pacing draw from it.
-  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs, http.now);
+  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, http.now);
   const progress: CallProgress = { done: 0, total: batches.length };
   const shared = { ...http, signal: controller.signal, waitBudget, progress };
   const pacer = createPacer(shared, endpoint(request.baseUrl, '/v1/market/quotes').href);

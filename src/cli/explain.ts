@@ -3,8 +3,9 @@
 // writes its own hints where only it knows the next step: which command was run, with which profile,
 // and whether MKT_TOKEN or a stored token was sent.
 import type { Command } from 'commander';
-import { ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError } from '../api/errors.js';
-import { DEFAULT_BATCH_SIZE, statedBatchLimit } from '../api/quotes.js';
+import { ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError } from '../api/index.js';
+import { statedBatchLimit } from '../api/internal.js';
+import { DEFAULT_BATCH_SIZE } from '../shared/limits.js';
 import type { Deps } from './deps.js';
 import { commandOptions } from './options/command-options.js';
 import { formatDuration, formatWait, perWindow } from '../shared/duration.js';

@@ -33,10 +33,10 @@ function thrown(run: () => unknown): unknown {
 }
 
 describe('the public index', () => {
-  it('exports createClient and the error classes, nothing internal', () => {
+  it('exports createClient, the error classes and the quote checks, nothing internal', () => {
     expect(Object.keys(library).sort()).toEqual([
       'AbortError', 'ApiError', 'AuthError', 'ForbiddenError', 'InvalidRequestError', 'MktError', 'NetworkError', 'OptionsError',
-      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'createClient',
+      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'aheadOfClock', 'createClient', 'quoteProblems',
     ]);
   });
 });

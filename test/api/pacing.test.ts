@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { getQuotes } from '../../src/api/quotes.js';
-import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
+import type { TransportOptions, WaitEvent } from '../../src/api/transport.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
 import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';

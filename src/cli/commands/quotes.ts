@@ -1,16 +1,16 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import { Command, Option } from 'commander';
-import { MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../api/client-options.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import type { QuotesResult } from '../../api/index.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import type { QuotesResult } from '../../api/types.js';
 import { withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
+import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
 import { chosenFormat, defaultFormat, FORMATS, parseFields, type Format } from '../options/format.js';
 import { FIELD_NAMES } from '../../render/fields.js';
@@ -121,10 +121,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   let result: QuotesResult;
   try {
     // A 401 renews a client-credentials token once and asks again (token-renewal.ts).
-    result = await withCredentials(deps, options, http, (credentials) => getQuotes(http, {
-      baseUrl: credentials.baseUrl,
-      accessToken: credentials.accessToken,
-      organizationId: credentials.organizationId,
+    result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({
       symbols,
       venue,
       batchSize,

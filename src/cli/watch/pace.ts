@@ -7,7 +7,7 @@
 // wait is ever shorter than what is left of the interval, and none longer than --max-wait: a
 // stretch past it is not made (the service decides with a 429), a Retry-After past it ends the
 // watch (run-watch.ts).
-import type { RateLimitInfo } from '../../api/types.js';
+import type { RateLimitInfo } from '../../api/index.js';
 
 export const MIN_INTERVAL_MS = 1000;
 export const DEFAULT_INTERVAL_MS = 2000;
