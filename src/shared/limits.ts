@@ -64,8 +64,22 @@ export const CLOCK_SKEW_MS = 10_000;
  */
 export const RENEW_BEFORE_MS = 60_000;
 export const RENEW_FRACTION = 0.1;
-/** How long a run waits for the config file's lock, beyond the holder's own token request. */
+/** How long a run waits for the config file's lock (a token renewal: beyond the holder's own token request). */
 export const LOCK_WAIT_MS = 10_000;
+/** A lock whose holder cannot be checked (another host's, or an older mkt's, empty) is abandoned after this. */
+export const LOCK_STALE_MS = 10_000;
+
+// --- mkt quotes --watch (src/cli/watch/) ---
+
+/** --interval: start to start, at least a second. */
+export const DEFAULT_INTERVAL_MS = 2000;
+export const MIN_INTERVAL_MS = 1000;
+/** The longest wait between polls after transient errors. */
+export const MAX_WATCH_BACKOFF_MS = 30_000;
+/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+/** --count. */
+export const MAX_WATCH_COUNT = 1_000_000;
 
 // --- What the CLI reads ---
 

@@ -34,8 +34,8 @@ afterAll(async () => {
 });
 
 describe("the README's library examples", () => {
-  it('there are four, each importing from mkt', () => {
-    expect(blocks).toHaveLength(4);
+  it('there are five, each importing from mkt', () => {
+    expect(blocks).toHaveLength(5);
     for (const code of blocks) expect(code).toMatch(/from 'mkt';/);
   });
 
@@ -99,5 +99,10 @@ describe("the README's library examples", () => {
   it('4: a token the service refuses is an AuthError', async () => {
     const { err } = await run(3);
     expect(err).toMatch(/^not authenticated \(401 UNAUTHORIZED\): .* \(401\); the access token is missing, invalid or expired/);
+  });
+
+  it("5: the sandbox's quotes pass quoteProblems", async () => {
+    const { out } = await run(4);
+    expect(out).toBe('EURUSD looks right\nAAPL looks right\n');
   });
 });
