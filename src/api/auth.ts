@@ -1,6 +1,7 @@
 // The two credential operations: POST /auth/cli-login (API key + organization) and
 // POST /v1/auth/token (OAuth 2.0 client credentials). Both return a bearer token.
-import { callEndpoint, endpoint } from './endpoint.js';
+import { checkClientCredentials, checkLoginInput } from './client-options.js';
+import { callEndpoint, endpoint, type ClientContext } from './endpoint.js';
 import { ResponseError } from './errors.js';
 import { JsonNumber } from './json.js';
 import type { TransportOptions } from './transport.js';
@@ -8,18 +9,30 @@ import { displayUrl } from './response.js';
 import { MAX_EXPIRES_IN_SECONDS } from '../shared/limits.js';
 import { BEARER_TOKEN_PATTERN } from '../shared/patterns.js';
 import { redactSecrets } from '../shared/text.js';
-import type { TokenResponse } from './types.js';
+import type { ClientCredentialsInput, TokenResponse } from './types.js';
 
-export async function cliLogin(http: TransportOptions, baseUrl: string, apiKey: string, organizationId: string): Promise<TokenResponse> {
-  // The key and, on its own, its secret part (a server might echo either).
-  const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)];
-  return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
+/** Client.cliLogin's input. */
+export interface CliLoginInput {
+  /** `<client_id>.<client_secret>`. */
+  apiKey: string;
+  /** `org_<id>`. */
+  organizationId: string;
 }
 
-export async function clientCredentials(
-  http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string, scope?: string,
-): Promise<TokenResponse> {
-  return postForToken(http, endpoint(baseUrl, '/v1/auth/token'), {
+/** Client.cliLogin. */
+export async function cliLogin(context: ClientContext, input: CliLoginInput): Promise<TokenResponse> {
+  checkLoginInput(input);
+  const { apiKey, organizationId } = input;
+  // The key and, on its own, its secret part (a server might echo either).
+  const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)];
+  return postForToken(context.http, endpoint(context.baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
+}
+
+/** Client.clientCredentials. */
+export async function clientCredentials(context: ClientContext, input: ClientCredentialsInput): Promise<TokenResponse> {
+  checkClientCredentials(input);
+  const { clientId, clientSecret, scope } = input;
+  return postForToken(context.http, endpoint(context.baseUrl, '/v1/auth/token'), {
     client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }),
   }, [clientSecret]);
 }
