@@ -30,6 +30,11 @@ export interface ClientOptions extends HttpOptions {
   organizationId?: string;
 }
 
+/**
+ * The service's operations, each checked before any request: an input it cannot use rejects with an
+ * OptionsError naming it. Failures are the MktError classes this package exports (README, Errors).
+ * mkt's own commands call these same methods.
+ */
 export interface Client {
   /** POST /auth/cli-login with an API key `<client_id>.<client_secret>` and an organization `org_<id>`. */
   cliLogin(input: CliLoginInput): Promise<TokenResponse>;
@@ -38,6 +43,8 @@ export interface Client {
   /**
    * GET /v1/market/quotes, batched when there are more symbols than one request takes, paced under
    * the service's rate limit. A symbol repeated (in any case) is asked for and returned once.
+   * Without a token or organization (the call's or createClient's) it rejects with an AuthError,
+   * code NOT_AUTHENTICATED and status 0, before any request.
    */
   getQuotes(input: GetQuotesInput): Promise<QuotesResult>;
 }
