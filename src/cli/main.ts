@@ -1,20 +1,9 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
 // bin/mkt.cjs reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
-import type { Command } from 'commander';
 import type { Deps, ProcessDeps } from './deps.js';
+import type { RunState } from './run-state.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
-
-export interface RunState {
-  /** What main returns when the command finishes without throwing. */
-  exitCode: number;
-  /** Run by main after the command, last registered first (closing HTTP connections, say). */
-  cleanups: Array<() => Promise<void>>;
-  /** The command that runs, set once its options are parsed: main words its errors for it. */
-  command?: Command;
-  /** How many symbols `mkt quotes` asked for, to word a rate-limit plan. */
-  symbolCount?: number;
-}
 
 export async function main(argv: string[], deps?: Deps): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
@@ -58,9 +47,9 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
 }
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
-  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug, safeJson } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }] = await Promise.all([
-    import('./explain.js'), import('./options/format.js'), import('./secrets.js'),
+  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, stripControl }, { isDebug }] = await Promise.all([
+    import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;

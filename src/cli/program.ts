@@ -2,7 +2,7 @@
 // state between runs (tests build many).
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
-import type { RunState } from './main.js';
+import type { RunState } from './run-state.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
 import { registerConfig } from './commands/config.js';

@@ -4,13 +4,12 @@ import { API_KEY_PATTERN, cliLogin } from '../../api/auth.js';
 import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
-import { formatAge } from '../../shared/time.js';
-import { stripControl } from '../../shared/text.js';
 import { UsageError } from '../errors.js';
+import { describeToken, warnAboutScope } from '../describe-token.js';
 import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 
 export interface LoginOptions extends TargetFlags, NetworkFlags {
@@ -75,18 +74,4 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   }
   warnAboutScope(deps, record.scope);
   return 0;
-}
-
-export function describeToken(deps: Deps, expiresAt: string | undefined, scope: string | undefined): string {
-  const parts: string[] = [];
-  if (expiresAt) parts.push(`expires in ${formatAge(Date.parse(expiresAt) - deps.now())}`);
-  parts.push(scope ? `scope ${scope}` : 'no scope');
-  return stripControl(`; token ${parts.join(', ')}`);
-}
-
-/** `mkt quotes` needs market.read; a token the service says lacks it gets 403 there. */
-export function warnAboutScope(deps: Deps, scope: string | undefined): void {
-  if (scope === undefined || scope.split(/\s+/).includes('market.read')) return;
-  const shown = scope.trim() === '' ? 'no scope' : `scope "${stripControl(scope).slice(0, 80)}"`;
-  deps.io.stderr.write(`warning: the token has ${shown}, without market.read: \`mkt quotes\` will be refused (403) with it; use a key or client that has market.read\n`);
 }

@@ -12,33 +12,14 @@ import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createHttp } from '../http.js';
-import { chosenFormat, defaultFormat, FORMATS, parseFields, type Format } from '../options/format.js';
+import { chosenFormat, defaultFormat, FORMATS, parseFields } from '../options/format.js';
 import { FIELD_NAMES } from '../../render/fields.js';
-import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { addNetworkOptions } from '../options/network.js';
+import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
-import type { TargetFlags } from '../settings.js';
+import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
 import { writeQuotes } from '../quotes-output.js';
-
-export interface QuotesOptions extends TargetFlags, NetworkFlags {
-  symbols?: string;
-  symbolsFile?: string;
-  venue?: string;
-  format?: Format;
-  json?: boolean;
-  fields?: string;
-  strict?: boolean;
-  maxAge?: string;
-  batchSize?: string;
-  concurrency?: string;
-  color?: boolean;
-  // --- watch mode (issue 7; src/cli/watch/) ---
-  watch?: boolean;
-  interval?: string;
-  count?: string;
-  changesOnly?: boolean;
-}
 
 /**
  * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The

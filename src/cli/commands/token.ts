@@ -6,12 +6,12 @@ import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { safeJson } from '../../shared/text.js';
+import { describeToken, warnAboutScope } from '../describe-token.js';
 import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
-import { describeToken, warnAboutScope } from './login.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;
