@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
 import { explainError } from './explain.js';
+import { quotesExplainer } from './hints/quotes.js';
 import { createHttp } from './http.js';
 import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
@@ -46,7 +47,8 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ResponseError)) throw error;
     // The service's words, written to stdout in the report: scrubbed as a diagnostic is, and only
     // they (the report's timestamps and ids are left as they are).
-    const explained = explainError(error, { deps, command: state.command, symbolCount: 1 });
+    // Worded as `mkt quotes` words the same request.
+    const explained = explainError(error, quotesExplainer(deps, options, 1));
     const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
     const message = scrubSecrets(deps, explained.message);
     const hint = scrub(explained.hint);

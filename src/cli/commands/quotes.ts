@@ -17,6 +17,7 @@ import { FIELD_NAMES } from '../../render/fields.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
+import { quotesExplainer } from '../hints/quotes.js';
 import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
 import { writeQuotes } from '../quotes-output.js';
@@ -85,8 +86,8 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   if (venue !== undefined && !VENUE_PATTERN.test(venue)) {
     throw new UsageError('--venue must be 1 to 64 visible ASCII characters, e.g. XNAS');
   }
-  // A rate-limit plan is worded with the symbols asked for (explain.ts).
-  state.symbolCount = symbols.length;
+  // Its errors in its words: a rate-limit plan counts the symbols asked for.
+  state.explain = quotesExplainer(deps, options, symbols.length);
   // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
   // run and a watch alike; each has its own default when none is.
   const chosen = chosenFormat(deps, options);
