@@ -25,7 +25,7 @@ export function quotesExplainer(deps: Deps, flags: TargetFlags, symbolCount: num
 }
 
 /** RateLimitError.plan: set by the library when it foresaw, before spending the quota, that the work would not fit. */
-export function explainPlan(error: RateLimitError, symbolCount: number): Words | undefined {
+function explainPlan(error: RateLimitError, symbolCount: number): Words | undefined {
   const plan = error.plan;
   if (plan === undefined || !(plan.limit > 0) || !(plan.windowMs > 0) || !(plan.requests > 0)) return undefined;
   // The time to send them all at the service's rate, as a person would reckon it.
@@ -42,7 +42,7 @@ export function explainPlan(error: RateLimitError, symbolCount: number): Words |
 }
 
 /** A duration rounded up to what a person would type: 10 s steps under a minute, then minutes, then hours. */
-export function roundUp(ms: number): number {
+function roundUp(ms: number): number {
   if (ms <= 60_000) return Math.max(10_000, Math.ceil(ms / 10_000) * 10_000);
   if (ms <= 3_600_000) return Math.ceil(ms / 60_000) * 60_000;
   return Math.ceil(ms / 3_600_000) * 3_600_000;
