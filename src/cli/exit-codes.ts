@@ -64,7 +64,3 @@ export function isCommanderError(error: unknown): error is Error & { code: strin
   return error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number'
     && String((error as { code?: unknown }).code).startsWith('commander.');
 }
-
-// What main needs to word an error, loaded with the rest of this module after the fast paths.
-export { safeJson, stripControl } from '../shared/text.js';
-export { isDebug } from './io.js';

@@ -9,7 +9,7 @@
 // while the hint said mkt renews by itself (item 6): a 401 to a data request now renews once and
 // repeats the request once.
 import { clientCredentials } from '../api/auth.js';
-import { AuthError } from '../api/errors.js';
+import { ApiError, AuthError } from '../api/errors.js';
 import { DEFAULTS, type HttpOptions } from '../api/request.js';
 import type { TokenResponse } from '../api/types.js';
 import type { TokenRecord, TokenSource } from '../config/store.js';
@@ -34,6 +34,25 @@ export interface RenewalTarget {
  * the one the service just refused), else a new one, minted and stored under the same lock.
  */
 export async function renewToken(deps: Deps, target: RenewalTarget, http: HttpOptions, rejected?: string): Promise<string> {
+  try {
+    return await renewUnderLock(deps, target, http, rejected);
+  } catch (error) {
+    if (error instanceof ApiError) renewalFailures.add(error);
+    throw error;
+  }
+}
+
+/**
+ * The service's answers to the token requests renewToken made: what it said of MKT_CLIENT_ID and
+ * MKT_CLIENT_SECRET, not of the token a data request sent, and worded so (hints/credentials.ts).
+ */
+const renewalFailures = new WeakSet<ApiError>();
+
+export function isRenewalFailure(error: ApiError): boolean {
+  return renewalFailures.has(error);
+}
+
+async function renewUnderLock(deps: Deps, target: RenewalTarget, http: HttpOptions, rejected: string | undefined): Promise<string> {
   const attempts = (http.retries ?? DEFAULTS.retries) + 1;
   const waitMs = LOCK_WAIT_MS + (http.timeoutMs ?? DEFAULTS.timeoutMs) * attempts;
   return deps.config.withLock(async (locked) => {
