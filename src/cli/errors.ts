@@ -13,7 +13,7 @@ export class CredentialsError extends MktError {
   }
 }
 
-/** The answer came back but is incomplete (missing or stale quotes under --strict): exit 3. */
+/** The answer came back but is incomplete or doubtful under --strict (missing, stale, future or impossible quotes): exit 3. */
 export class IncompleteError extends MktError {
   override name = 'IncompleteError';
 

@@ -22,7 +22,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.OK, 'success'],
   [ExitCode.ERROR, 'unexpected: a response the client cannot use, or an internal error'],
   [ExitCode.USAGE, 'usage or local validation (bad flag, bad symbol, unknown profile, no base URL, a config file mkt cannot use), and 400 INVALID_REQUEST'],
-  [ExitCode.INCOMPLETE, 'incomplete result: quotes missing or stale under --strict'],
+  [ExitCode.INCOMPLETE, 'incomplete or doubtful result under --strict: quotes missing, stale, from the future, or that cannot be right'],
   [ExitCode.NOT_AUTHENTICATED, 'not authenticated: no credentials, expired token, 401'],
   [ExitCode.FORBIDDEN, 'forbidden: 403 (no market.read scope, or no access to the organization)'],
   [ExitCode.RATE_LIMITED, 'rate limited: 429 after retries, or more waiting than --max-wait allows'],
@@ -64,7 +64,3 @@ export function isCommanderError(error: unknown): error is Error & { code: strin
   return error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number'
     && String((error as { code?: unknown }).code).startsWith('commander.');
 }
-
-// What main needs to word an error, loaded with the rest of this module after the fast paths.
-export { safeJson, stripControl } from '../shared/text.js';
-export { isDebug } from './io.js';

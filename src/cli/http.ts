@@ -9,7 +9,7 @@ import { isDebug } from './io.js';
 import { parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
 import { createDispatcher } from './dispatcher.js';
-import type { RunState } from './main.js';
+import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
 import { createProgress, type Progress } from './progress.js';
 

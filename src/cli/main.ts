@@ -1,22 +1,13 @@
 // argv in, exit code out. The only place where errors become exit codes and words.
 // bin/mkt.cjs reaches it through src/cli/launch.ts, which answers `mkt --version` before this loads.
-import type { Command } from 'commander';
 import type { Deps, ProcessDeps } from './deps.js';
+import type { RegisterCommand } from './program.js';
+import type { RunState } from './run-state.js';
 
 type ExitCodes = typeof import('./exit-codes.js');
 
-export interface RunState {
-  /** What main returns when the command finishes without throwing. */
-  exitCode: number;
-  /** Run by main after the command, last registered first (closing HTTP connections, say). */
-  cleanups: Array<() => Promise<void>>;
-  /** The command that runs, set once its options are parsed: main words its errors for it. */
-  command?: Command;
-  /** How many symbols `mkt quotes` asked for, to word a rate-limit plan. */
-  symbolCount?: number;
-}
-
-export async function main(argv: string[], deps?: Deps): Promise<number> {
+/** `commands`: the program's own (program.ts) unless given; tests give a command of their own. */
+export async function main(argv: string[], deps?: Deps, commands?: readonly RegisterCommand[]): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
   const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }] = await Promise.all([
     import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'),
@@ -30,7 +21,7 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
   try {
     if (deps === undefined) own = await createProcessDeps();
     d = withScrubbedDiagnostics(deps ?? own!);
-    await createProgram(d, state).parseAsync(argv, { from: 'user' });
+    await createProgram(d, state, commands).parseAsync(argv, { from: 'user' });
     code = state.exitCode;
   } catch (error) {
     // commander.help: a command group run without its subcommand has printed its help (on stdout,
@@ -58,9 +49,9 @@ export async function main(argv: string[], deps?: Deps): Promise<number> {
 }
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
-  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor, stripControl, isDebug, safeJson } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }] = await Promise.all([
-    import('./explain.js'), import('./options/format.js'), import('./secrets.js'),
+  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, stripControl }, { isDebug }] = await Promise.all([
+    import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
@@ -70,7 +61,7 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   let hint: string | undefined;
   let requestId: string | undefined;
   if (isCommanderError(error)) ({ message, hint } = explainUsage(error, state.command));
-  else if (known) ({ message, hint, requestId } = explainError(error, { deps, command: state.command, symbolCount: state.symbolCount }));
+  else if (known) ({ message, hint, requestId } = explainError(error, state.explain));
   else {
     message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
     hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';

@@ -2,7 +2,7 @@
 // state between runs (tests build many).
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
-import type { RunState } from './main.js';
+import type { RunState } from './run-state.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
 import { registerConfig } from './commands/config.js';
@@ -15,12 +15,16 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { registerToken } from './commands/token.js';
 
+/** Adds a command to the program, bound to the run's deps and state. */
+export type RegisterCommand = (program: Command, deps: Deps, state: RunState) => void;
+
 /** Every command, in the order `mkt --help` lists them: the one list of them. */
-const COMMANDS: ReadonlyArray<(program: Command, deps: Deps, state: RunState) => void> = [
+export const COMMANDS: readonly RegisterCommand[] = [
   registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerSandbox, registerCompletion, registerHelp,
 ];
 
-export function createProgram(deps: Deps, state: RunState): Command {
+/** `commands`: COMMANDS, unless a test adds one of its own (a command main knows nothing of). */
+export function createProgram(deps: Deps, state: RunState, commands: readonly RegisterCommand[] = COMMANDS): Command {
   const program = new Command('mkt')
     .description('Market Data Service from the command line: log in, get exact quotes, run a local sandbox.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -47,7 +51,7 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
     .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
   configure(program, deps, state);
 
-  for (const register of COMMANDS) register(program, deps, state);
+  for (const register of commands) register(program, deps, state);
   for (const command of program.commands) configure(command, deps, state);
   return program;
 }

@@ -3,15 +3,17 @@
 // MKT_CLIENT_ID and MKT_CLIENT_SECRET if that is how commands would get it) and lets it read the
 // organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
 import { ApiError, NetworkError, ResponseError } from '../api/index.js';
-import type { StatusOptions } from './commands/status.js';
 import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
 import { explainError } from './explain.js';
 import { createCliClient } from './client.js';
+import { quotesExplainer } from './hints/quotes.js';
 import { createHttp } from './http.js';
-import type { RunState } from './main.js';
+import type { RunState } from './run-state.js';
+import type { NetworkFlags } from './options/network.js';
+import type { TargetFlags } from './settings.js';
 import type { StatusReport } from './status-report.js';
 import { scrubSecrets } from './secrets.js';
 import { normalizeSymbols } from './symbols.js';
@@ -19,8 +21,13 @@ import { normalizeSymbols } from './symbols.js';
 /** A symbol every Market Data Service lists in its examples. */
 export const DEFAULT_CHECK_SYMBOL = 'EURUSD';
 
+/** The flags of `mkt status` that the check reads. */
+export interface CheckOptions extends TargetFlags, NetworkFlags {
+  checkSymbol?: string;
+}
+
 /** Asks the service and records the answer in `report`: `check`, and a problem when it failed. */
-export async function checkWithService(deps: Deps, options: StatusOptions, state: RunState, report: StatusReport): Promise<void> {
+export async function checkWithService(deps: Deps, options: CheckOptions, state: RunState, report: StatusReport): Promise<void> {
   const symbols = normalizeSymbols([options.checkSymbol ?? DEFAULT_CHECK_SYMBOL]);
   if (symbols.length !== 1) throw new UsageError('--check-symbol takes one symbol', `for example --check-symbol ${DEFAULT_CHECK_SYMBOL}`);
   const symbol = symbols[0]!;
@@ -38,7 +45,8 @@ export async function checkWithService(deps: Deps, options: StatusOptions, state
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ResponseError)) throw error;
     // The service's words, written to stdout in the report: scrubbed as a diagnostic is, and only
     // they (the report's timestamps and ids are left as they are).
-    const explained = explainError(error, { deps, command: state.command, symbolCount: 1 });
+    // Worded as `mkt quotes` words the same request.
+    const explained = explainError(error, quotesExplainer(deps, options, 1));
     const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
     const message = scrubSecrets(deps, explained.message);
     const hint = scrub(explained.hint);

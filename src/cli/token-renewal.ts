@@ -8,7 +8,7 @@
 // the file and use it. A service that restarted (tokens lost) answered 401 until the stored expiry,
 // while the hint said mkt renews by itself (item 6): a 401 to a data request now renews once and
 // repeats the request once.
-import { AuthError, type HttpOptions, type TokenResponse } from '../api/index.js';
+import { ApiError, AuthError, type HttpOptions, type TokenResponse } from '../api/index.js';
 import type { TokenRecord, TokenSource } from '../config/store.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, LOCK_WAIT_MS } from '../shared/limits.js';
 import type { Deps } from './deps.js';
@@ -30,6 +30,25 @@ export interface RenewalTarget {
  * the one the service just refused), else a new one, minted and stored under the same lock.
  */
 export async function renewToken(deps: Deps, target: RenewalTarget, http: ClientSettings, rejected?: string): Promise<string> {
+  try {
+    return await renewUnderLock(deps, target, http, rejected);
+  } catch (error) {
+    if (error instanceof ApiError) renewalFailures.add(error);
+    throw error;
+  }
+}
+
+/**
+ * The service's answers to the token requests renewToken made: what it said of MKT_CLIENT_ID and
+ * MKT_CLIENT_SECRET, not of the token a data request sent, and worded so (hints/credentials.ts).
+ */
+const renewalFailures = new WeakSet<ApiError>();
+
+export function isRenewalFailure(error: ApiError): boolean {
+  return renewalFailures.has(error);
+}
+
+async function renewUnderLock(deps: Deps, target: RenewalTarget, http: ClientSettings, rejected: string | undefined): Promise<string> {
   const attempts = (http.retries ?? DEFAULT_RETRIES) + 1;
   const waitMs = LOCK_WAIT_MS + (http.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts;
   return deps.config.withLock(async (locked) => {

@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigStore, type ProfileRecord } from '../../src/config/store.js';
+import type { ProfileRecord } from '../../src/config/store.js';
 import { baseEnv, collect, mkt } from '../helpers/bin.js';
+import { countConfigWrites } from '../helpers/config-writes.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/sandbox.js';
 
@@ -37,20 +38,10 @@ const profilesIn = (dir: string): Record<string, ProfileRecord> => JSON.parse(fs
 describe('mkt logout --all', () => {
   it('removes 1,000 profiles\' tokens in one write, keeping their settings', async () => {
     const configDir = manyProfiles(1000);
-    let writes = 0;
-    const withLock = ConfigStore.prototype.withLock;
-    vi.spyOn(ConfigStore.prototype, 'withLock').mockImplementation(function (this: ConfigStore, work, waitMs) {
-      return withLock.call(this, (locked) => work({
-        data: locked.data,
-        update: (change) => {
-          writes++;
-          locked.update(change);
-        },
-      }), waitMs);
-    });
+    const writes = countConfigWrites();
     const result = await runCli(['logout', '--all'], { configDir, now: () => Date.parse('2026-11-24T12:30:00Z') });
     expect(result.code).toBe(0);
-    expect(writes).toBe(1);
+    expect(writes.count).toBe(1);
     const profiles = profilesIn(configDir);
     expect(Object.keys(profiles)).toHaveLength(1000);
     expect(Object.values(profiles).every((profile) => profile.token === undefined && profile.org === 'org_demo')).toBe(true);

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renewalMargin } from '../../src/cli/credentials.js';
-import { ConfigStore } from '../../src/config/store.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
+import { countConfigWrites } from '../helpers/config-writes.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -110,17 +110,7 @@ describe('the renewal margin (issue 19, item 7)', () => {
   it('a watch of 10 polls a second apart with 30 s tokens asks for one token and writes the config file once', async () => {
     const { run, sandbox: s } = await start(30);
     // Every write of the config file goes through a locked update: count those.
-    let writes = 0;
-    const withLock = ConfigStore.prototype.withLock;
-    vi.spyOn(ConfigStore.prototype, 'withLock').mockImplementation(function (this: ConfigStore, work, waitMs) {
-      return withLock.call(this, (locked) => work({
-        data: locked.data,
-        update: (change) => {
-          writes++;
-          locked.update(change);
-        },
-      }), waitMs);
-    });
+    const writes = countConfigWrites();
     const sleeps: number[] = [];
     const sleep = async (ms: number) => {
       sleeps.push(ms);
@@ -131,7 +121,7 @@ describe('the renewal margin (issue 19, item 7)', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(10);
     expect(tokenRequests()).toBe(1);
-    expect(writes).toBe(1);
+    expect(writes.count).toBe(1);
   });
 
   it('renews a 30 s token once 27 s of it are used, not before', async () => {

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { explainError } from '../../src/cli/explain.js';
+import { quotesExplainer } from '../../src/cli/hints/quotes.js';
 import { createTestDeps, runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { sendQuotes, useServers, type FaultServer } from '../helpers/fault-server.js';
@@ -176,7 +177,7 @@ describe('a rate-limit plan the library foresaw, in mkt\'s words', () => {
 
   it('10,000 symbols need 100 requests; at 60 a minute that is about 1m40s; use --max-wait 2m', () => {
     const error = planned({ requests: 100, limit: 60, windowMs: 60_000, waitMs: 60_000, maxWaitMs: 30_000 });
-    expect(explainError(error, { deps: undefined, command: undefined, symbolCount: 10_000 })).toEqual({
+    expect(explainError(error, quotesExplainer(createTestDeps().deps, {}, 10_000))).toEqual({
       message: '10,000 symbols need 100 requests; at 60 a minute that is about 1m40s, longer than --max-wait 30s',
       hint: 'use --max-wait 2m (or MKT_MAX_WAIT=2m), or ask for fewer symbols at a time',
       requestId: undefined,
@@ -188,14 +189,14 @@ describe('a rate-limit plan the library foresaw, in mkt\'s words', () => {
     [{ requests: 3, limit: 2, windowMs: 10_000, waitMs: 10_000, maxWaitMs: 5_000 }, 'at 2 per 10s that is about 15s', '--max-wait 20s'],
     [{ requests: 200, limit: 100, windowMs: 3_600_000, waitMs: 3_600_000, maxWaitMs: 90_000 }, 'at 100 an hour that is about 2h', '--max-wait 2h'],
   ])('%j: %s, %s (rounded up, and always more than the budget)', (plan, about, suggestion) => {
-    const { message, hint } = explainError(planned(plan), { deps: undefined, command: undefined, symbolCount: undefined });
+    const { message, hint } = explainError(planned(plan), quotesExplainer(createTestDeps().deps, {}, plan.requests));
     expect(message).toContain(about);
     expect(hint).toContain(`use ${suggestion} `);
   });
 
   it('without a plan, the library\'s words with its option names turned into flags', () => {
     const error = planned(undefined as unknown as object);
-    expect(explainError(error, { deps: undefined, command: undefined, symbolCount: 1 })).toMatchObject({
+    expect(explainError(error, quotesExplainer(createTestDeps().deps, {}, 1))).toMatchObject({
       message: 'rate limited: 100 requests need about 1m40s at 60 requests a minute, longer than --max-wait 30s',
       hint: 'raise --max-wait',
     });

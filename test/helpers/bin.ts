@@ -1,7 +1,7 @@
 // Runs the built bin/mkt.cjs as a child process (npm test builds dist/ first), with a minimal
 // environment so nothing of the developer's own MKT_* settings leaks in. With MKT_TEST_EXE=FILE
 // (npm run test:exe) the process-level tests run that executable (npm run build:exe) instead.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -89,4 +89,28 @@ export function startSandboxProcess(args: string[] = []): Promise<SandboxProcess
       });
     });
   });
+}
+
+/** Whether util-linux `script` is here to give the bin a pseudo-terminal (runOnTerminal). */
+export const HAS_SCRIPT = (() => {
+  try {
+    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * `mkt ...args` on a pseudo-terminal (util-linux `script`) `columns` wide, 0 being a terminal that
+ * does not know its width; stdout is everything the terminal was sent, its CRLFs as \n.
+ */
+export async function runOnTerminal(args: readonly string[], options: { columns: number; rows: number; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<BinResult> {
+  const command = mkt(args).flat().map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+  const started = performance.now();
+  const child = spawn('script', ['-qec', `stty cols ${options.columns} rows ${options.rows}; exec ${command}`, '/dev/null'], {
+    cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const result = await collect(child, started, undefined, options.timeoutMs ?? 20_000);
+  return { ...result, stdout: result.stdout.replaceAll('\r\n', '\n') };
 }

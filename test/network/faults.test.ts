@@ -7,9 +7,12 @@ import { API_KEY, quotesEnv, timedCli, TOKEN } from './util.js';
 
 const { start: server } = useServers();
 
-/** Retry waits on a fake clock, with the backoff's jitter at half its range: 250 ms, then 500 ms. */
+/**
+ * Retry waits on a fake clock, with the backoff's jitter at half its range: 250 ms, then 500 ms. The
+ * clock starts at the present, as the quotes the servers stamp do: not a quote from the future.
+ */
 function fakeWaits() {
-  const clock = fakeTime();
+  const clock = fakeTime(Date.now());
   return { sleeps: clock.sleeps, deps: { now: clock.now, sleep: clock.sleep, random: () => 0.5 } };
 }
 

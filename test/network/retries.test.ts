@@ -16,7 +16,8 @@ describe('429 and Retry-After', () => {
 
   it('waits as Retry-After: 1 says, then succeeds', async () => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
-    const clock = fakeTime(NOW);
+    // From the present, as the quotes the server stamps: not a quote from the future.
+    const clock = fakeTime(Date.now());
     const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -1,7 +1,7 @@
 // --timeout / MKT_TIMEOUT, --retries / MKT_RETRIES, --max-wait / MKT_MAX_WAIT: defaults, the flag
 // winning over the environment, values that are refused (exit 2), and each one honoured end to end.
 import { describe, expect, it } from 'vitest';
-import type { RunState } from '../../src/cli/main.js';
+import type { RunState } from '../../src/cli/run-state.js';
 import { createHttp } from '../../src/cli/http.js';
 import type { NetworkFlags } from '../../src/cli/options/network.js';
 import { createTestDeps } from '../helpers/cli.js';

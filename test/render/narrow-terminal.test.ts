@@ -3,26 +3,15 @@
 // its own). Every price the sandbox served is drawn whole, every number drawn is one it served (or a
 // spread), and no line is wider than the terminal unless it is one value, written whole for the
 // terminal to wrap. Needs `script` and the built dist/ (npm test builds it first).
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, MKT_SH, ROOT } from '../helpers/bin.js';
+import { HAS_SCRIPT, ROOT, runOnTerminal } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin, getQuotes, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const run = promisify(execFile);
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasScript) console.warn('test/render/narrow-terminal.test.ts skipped: util-linux script is not installed');
+if (!HAS_SCRIPT) console.warn('test/render/narrow-terminal.test.ts skipped: util-linux script is not installed');
 
 const SYMBOLS = ['EURUSD', 'USDJPY', 'AAPL'];
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -35,12 +24,11 @@ let served: Array<{ symbol: string; bid: string; ask: string; mid: string }>;
 
 /** Runs mkt in a pseudo-terminal `columns` wide; what the terminal was sent. */
 async function inTerminal(columns: number, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const command = `stty cols ${columns} rows 40; exec ${MKT_SH} quotes ${args.join(' ')}`;
-  const { stdout } = await run('script', ['-qec', command, '/dev/null'], {
-    cwd: ROOT, timeout: 15_000,
-    env: baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, MKT_CONFIG_DIR: dir, ...env }),
+  const result = await runOnTerminal(['quotes', ...args], {
+    columns, rows: 40, timeoutMs: 15_000,
+    env: { TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, MKT_CONFIG_DIR: dir, ...env },
   });
-  return stdout;
+  return result.stdout;
 }
 
 /** The last frame the board drew: after the last cursor-home, up to the clear to the screen's end. */
@@ -62,7 +50,7 @@ function expectWhole(lines: string[], width: number | undefined): void {
   for (const line of lines) if ([...line].length > width) expect(line.trim(), `a line wider than ${width}`).not.toMatch(/\s/);
 }
 
-describe.skipIf(!hasScript)('narrow terminals, as a process (script)', () => {
+describe.skipIf(!HAS_SCRIPT)('narrow terminals, as a process (script)', () => {
   beforeAll(async () => {
     if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) throw new Error('dist/ is not built: run npm run build (npm test does)');
     sandbox = await startTestSandbox();

@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { AbortError } from '../../src/api/errors.js';
 import type { Deps } from '../../src/cli/deps.js';
-import type { RunState } from '../../src/cli/main.js';
+import type { RunState } from '../../src/cli/run-state.js';
 import { runWatch, type WatchRequest } from '../../src/cli/watch/run-watch.js';
 import type { WatchTerminal } from '../../src/cli/watch/terminal.js';
 import type { History } from '../../src/render/sparkline.js';

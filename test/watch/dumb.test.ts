@@ -2,35 +2,20 @@
 // a plain ASCII table, one after another, instead of the NDJSON of a pipe or the board's escape
 // sequences. The built bin on a real pseudo-terminal (util-linux `script`), whose raw bytes the test
 // reads, against the sandbox in this process.
-import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { baseEnv, collect, mkt } from '../helpers/bin.js';
+import { baseEnv, HAS_SCRIPT, runOnTerminal } from '../helpers/bin.js';
 import { cliLogin } from '../helpers/sandbox.js';
 
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasScript) console.warn('test/watch/dumb.test.ts skipped: util-linux script is not installed');
+if (!HAS_SCRIPT) console.warn('test/watch/dumb.test.ts skipped: util-linux script is not installed');
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 
 /** `mkt quotes ...args` on a 100x30 pseudo-terminal; everything it wrote there, newlines as \n. */
-async function onTerminal(args: string[]) {
-  const command = [...mkt(['quotes', ...args]).flat()].map((arg) => `'${arg}'`).join(' ');
-  const started = performance.now();
-  const child = spawn('script', ['-qec', `stty cols 100 rows 30; exec ${command}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const result = await collect(child, started, undefined, 20_000);
-  return { ...result, stdout: result.stdout.replaceAll('\r\n', '\n') };
-}
+const onTerminal = (args: string[]) => runOnTerminal(['quotes', ...args], { columns: 100, rows: 30, env });
 
-describe.skipIf(!hasScript)('the watch on a dumb terminal', () => {
+describe.skipIf(!HAS_SCRIPT)('the watch on a dumb terminal', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
     env = baseEnv({ TERM: 'dumb', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: await cliLogin(sandbox.url) });

@@ -3,13 +3,11 @@
 // date. Profile names change after the script is installed, so the script asks the hidden
 // `mkt __complete profiles` for them at Tab time instead of embedding them.
 import { Argument, type Command } from 'commander';
+import { SHELLS, type Shell } from '../completion/shells.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { PROFILE_PATTERN } from '../settings.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 /** What `mkt __complete <kind>` can list. */
 const DYNAMIC: Record<string, (deps: Deps) => string[]> = {

@@ -1,17 +1,19 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
+import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { API_KEY_PATTERN } from '../../shared/patterns.js';
-import { formatAge } from '../../shared/time.js';
-import { stripControl } from '../../shared/text.js';
 import { UsageError } from '../errors.js';
 import { createCliClient } from '../client.js';
+import { describeToken, warnAboutScope } from '../describe-token.js';
+import type { Explainer } from '../explain.js';
+import { baseUrlHint, profileFlag } from '../hints/service.js';
 import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 
 export interface LoginOptions extends TargetFlags, NetworkFlags {
@@ -52,6 +54,7 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   rejectSecretFlag(options.apiKey, '--api-key', secretHint({ ...API_KEY, stdinFlagGiven: false }));
   const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
+  state.explain = loginExplainer(deps, options, baseUrl);
   const { value: apiKey } = await readSecret(deps, { ...API_KEY, stdinFlagGiven: options.withApiKey === true });
   if (!API_KEY_PATTERN.test(apiKey)) {
     throw new UsageError('the API key is not of the form <client_id>.<client_secret>', 'copy the whole key, both parts joined by a dot');
@@ -78,16 +81,22 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   return 0;
 }
 
-export function describeToken(deps: Deps, expiresAt: string | undefined, scope: string | undefined): string {
-  const parts: string[] = [];
-  if (expiresAt) parts.push(`expires in ${formatAge(Date.parse(expiresAt) - deps.now())}`);
-  parts.push(scope ? `scope ${scope}` : 'no scope');
-  return stripControl(`; token ${parts.join(', ')}`);
-}
-
-/** `mkt quotes` needs market.read; a token the service says lacks it gets 403 there. */
-export function warnAboutScope(deps: Deps, scope: string | undefined): void {
-  if (scope === undefined || scope.split(/\s+/).includes('market.read')) return;
-  const shown = scope.trim() === '' ? 'no scope' : `scope "${stripControl(scope).slice(0, 80)}"`;
-  deps.io.stderr.write(`warning: the token has ${shown}, without market.read: \`mkt quotes\` will be refused (403) with it; use a key or client that has market.read\n`);
+/** The service's refusals of POST /auth/cli-login: the API key and the organization just given. */
+function loginExplainer(deps: Deps, options: LoginOptions, baseUrl: string): Explainer {
+  const again = `then run \`mkt login${profileFlag(options)}\` again`;
+  return (error) => {
+    const wrongBase = baseUrlHint(error, baseUrl);
+    if (wrongBase !== undefined) return wrongBase;
+    if (error instanceof ForbiddenError && /scope/i.test(error.message)) {
+      return { hint: 'the API key lacks the market.read scope that quotes need: use a key that has it' };
+    }
+    if (error instanceof ForbiddenError) {
+      return { hint: `the API key may not act for that organization: check --org, or use a key of that organization, ${again}` };
+    }
+    if (error instanceof AuthError || error instanceof InvalidRequestError) {
+      const from = deps.env.MKT_API_KEY ? 'MKT_API_KEY is set: check its value' : 'check the key';
+      return { hint: `the service refused the API key or the organization: ${from} (the whole <client_id>.<client_secret>) and --org, ${again}` };
+    }
+    return undefined;
+  };
 }

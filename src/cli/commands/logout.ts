@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { formatAge } from '../../shared/time.js';
 import { UsageError } from '../errors.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { resolveProfile } from '../settings.js';
 
 export interface LogoutOptions {

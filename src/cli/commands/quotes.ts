@@ -12,33 +12,15 @@ import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
-import { chosenFormat, defaultFormat, FORMATS, parseFields, type Format } from '../options/format.js';
+import { chosenFormat, defaultFormat, FORMATS, parseFields } from '../options/format.js';
 import { FIELD_NAMES } from '../../render/fields.js';
-import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
+import { addNetworkOptions } from '../options/network.js';
+import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
-import type { TargetFlags } from '../settings.js';
+import { quotesExplainer } from '../hints/quotes.js';
+import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
 import { writeQuotes } from '../quotes-output.js';
-
-export interface QuotesOptions extends TargetFlags, NetworkFlags {
-  symbols?: string;
-  symbolsFile?: string;
-  venue?: string;
-  format?: Format;
-  json?: boolean;
-  fields?: string;
-  strict?: boolean;
-  maxAge?: string;
-  batchSize?: string;
-  concurrency?: string;
-  color?: boolean;
-  // --- watch mode (issue 7; src/cli/watch/) ---
-  watch?: boolean;
-  interval?: string;
-  count?: string;
-  changesOnly?: boolean;
-}
 
 /**
  * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
@@ -104,8 +86,8 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   if (venue !== undefined && !VENUE_PATTERN.test(venue)) {
     throw new UsageError('--venue must be 1 to 64 visible ASCII characters, e.g. XNAS');
   }
-  // A rate-limit plan is worded with the symbols asked for (explain.ts).
-  state.symbolCount = symbols.length;
+  // Its errors in its words: a rate-limit plan counts the symbols asked for.
+  state.explain = quotesExplainer(deps, options, symbols.length);
   // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
   // run and a watch alike; each has its own default when none is.
   const chosen = chosenFormat(deps, options);

@@ -8,17 +8,16 @@ import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { safeJson } from '../../shared/text.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from '../options/target.js';
-import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
-import { checkWithService, DEFAULT_CHECK_SYMBOL } from '../status-check.js';
+import { addNetworkOptions } from '../options/network.js';
+import { checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status-check.js';
 import { renderStatus, type Setting, type StatusReport } from '../status-report.js';
 
-export interface StatusOptions extends TargetFlags, NetworkFlags {
+export interface StatusOptions extends CheckOptions {
   json?: boolean;
   check?: boolean;
-  checkSymbol?: string;
 }
 
 export function registerStatus(program: Command, deps: Deps, state: RunState): void {

@@ -1,17 +1,20 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
+import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { safeJson } from '../../shared/text.js';
 import { createCliClient } from '../client.js';
+import { describeToken, warnAboutScope } from '../describe-token.js';
+import type { Explainer } from '../explain.js';
+import { baseUrlHint, profileFlag } from '../hints/service.js';
 import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
-import { describeToken, warnAboutScope } from './login.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;
@@ -58,6 +61,7 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
   const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
+  state.explain = tokenExplainer(options, baseUrl);
   const organizationId = settings.org.value === undefined ? undefined : checkOrganization(settings.org.value, settings.org.source);
   const clientId = await readClientId(deps, options);
   const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
@@ -89,6 +93,16 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
     deps.io.stderr.write(`warning: no organization set for profile ${profile}: \`mkt quotes\` will need one; ${ORG_HINT}\n`);
   }
   return 0;
+}
+
+/** The service's refusals of POST /v1/auth/token: the client id and secret just given. */
+function tokenExplainer(options: TokenOptions, baseUrl: string): Explainer {
+  return (error) => {
+    const wrongBase = baseUrlHint(error, baseUrl);
+    if (wrongBase !== undefined) return wrongBase;
+    if (!(error instanceof AuthError || error instanceof ForbiddenError || error instanceof InvalidRequestError)) return undefined;
+    return { hint: `the service refused the client credentials: check the client id (--client-id or MKT_CLIENT_ID) and the secret (--with-client-secret, MKT_CLIENT_SECRET or the prompt), then run \`mkt token${profileFlag(options)}\` again` };
+  };
 }
 
 /** --client-id, MKT_CLIENT_ID, or a prompt on a terminal (the secret is prompted for there too). */

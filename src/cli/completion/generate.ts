@@ -1,9 +1,9 @@
 // `mkt completion <shell>`: the script for one shell, from the live command tree.
 import type { Command } from 'commander';
-import type { Shell } from '../commands/completion.js';
 import { bashScript } from './bash.js';
 import { describeCommands } from './command-tree.js';
 import { fishScript } from './fish.js';
+import type { Shell } from './shells.js';
 import { zshScript } from './zsh.js';
 
 export function generateCompletion(shell: Shell, program: Command): string {

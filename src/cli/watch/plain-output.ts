@@ -2,17 +2,16 @@
 // each poll drawn as the plain ASCII table of a one-shot `mkt quotes`, under a line saying which
 // poll it is, one after another; no cursor movement, no alternate screen, no key reading (Ctrl-C
 // ends it). What the board would show in its status lines (throttling, errors, missing symbols) is
-// a warning on stderr, as in the NDJSON stream.
+// a warning on stderr, as in the NDJSON stream (watch-warnings.ts).
 import { renderTable } from '../../render/table.js';
-import { cellText } from '../../render/quotes.js';
 import { formatDuration } from '../../shared/duration.js';
-import { stripControl } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
 import type { FieldName } from '../../render/fields.js';
 import type { Deps } from '../deps.js';
 import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
+import { createWatchWarnings } from './watch-warnings.js';
 
 export interface PlainOutputOptions {
   color: boolean;
@@ -25,10 +24,7 @@ export interface PlainOutputOptions {
 }
 
 export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
-  let missingBefore = '';
-  let throttled = false;
-  let warnedIgnored = false;
-  const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
+  const warnings = createWatchWarnings(deps);
   return {
     start() {},
     update({ result, ignored, changes, polls, at, throttledUntil }) {
@@ -42,23 +38,10 @@ export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: 
         ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminalColumns(terminal.size().columns, deps.env), ascii: true, fields: options.fields })
         : 'no price changed at the latest poll\n';
       deps.io.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
-      if (ignored.length > 0 && !warnedIgnored) {
-        warnedIgnored = true;
-        warn(`the service sent quotes for symbols not asked for (${ignored.slice(0, 5).map(cellText).join(', ')}${ignored.length > 5 ? ` and ${ignored.length - 5} more` : ''}); the watch leaves them out`);
-      }
-      const missing = result.missing.map(stripControl).join(', ');
-      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
-      missingBefore = missing;
-      if (throttledUntil !== undefined && !throttled) warn(`close to the rate limit (${left ?? 0} left); throttled until ${formatClock(throttledUntil)}`);
-      throttled = throttledUntil !== undefined;
+      warnings.afterPoll({ result, ignored, throttledUntil });
     },
-    rateLimited(until) {
-      warn(`rate limited by the service; throttled until ${formatClock(until)}`);
-      throttled = true;
-    },
-    failed(error, retryAt, failures) {
-      warn(`${stripControl(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
-    },
+    rateLimited: warnings.rateLimited,
+    failed: warnings.failed,
     stop() {},
   };
 }

@@ -24,12 +24,12 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../../shared/limits.js
 import { createChangeTracker } from '../../render/changes.js';
 import type { History } from '../../render/sparkline.js';
 import { formatDuration, formatWait, tryAgainAt } from '../../shared/duration.js';
-import type { QuotesOptions } from '../commands/quotes.js';
+import type { QuotesOptions } from '../options/quotes.js';
 import { requireCredentials, withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { createCliClient, type ClientSettings } from '../client.js';
 import { createHttp } from '../http.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../run-state.js';
 import type { FormatChoice } from '../options/format.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';

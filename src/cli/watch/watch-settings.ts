@@ -5,7 +5,7 @@
 // TSV with their header once); a JSON document cannot grow by a poll at a time and is refused rather
 // than silently replaced. Asked for nothing, the watch draws the board on a terminal and writes
 // NDJSON anywhere else.
-import type { QuotesOptions } from '../commands/quotes.js';
+import type { QuotesOptions } from '../options/quotes.js';
 import type { Deps } from '../deps.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';

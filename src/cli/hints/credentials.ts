@@ -1,0 +1,65 @@
+// The words for what the service answers a data request (`mkt quotes`, `mkt status --check`) sent
+// with the credentials mkt chose: it names the token that was sent (MKT_TOKEN, a stored one, one it
+// had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET), the organization and the profile, and the
+// command that gets a new one.
+import { ApiError, AuthError, ForbiddenError } from '../../api/index.js';
+import type { Deps } from '../deps.js';
+import type { Explainer } from '../explain.js';
+import { resolveSettings, type Settings, type TargetFlags } from '../settings.js';
+import { isRenewalFailure } from '../token-renewal.js';
+import { baseUrlHint, profileFlag } from './service.js';
+
+/** For the service's refusals of a data request made with `flags`' credentials. */
+export function credentialsExplainer(deps: Deps, flags: TargetFlags): Explainer {
+  const settings = () => settingsOf(deps, flags);
+  return (error) => {
+    if (!(error instanceof ApiError)) return undefined;
+    if (error.status === 404) return baseUrlHint(error, settings()?.baseUrl.value);
+    if (isRenewalFailure(error)) {
+      // The token request mkt made with MKT_CLIENT_ID and MKT_CLIENT_SECRET (token-renewal.ts).
+      if (![400, 401, 403].includes(error.status)) return undefined;
+      return { hint: 'mkt asked for a token with MKT_CLIENT_ID and MKT_CLIENT_SECRET and the service refused them: check both, or unset them and run `mkt login`' };
+    }
+    if (error instanceof AuthError) return { hint: unauthenticatedHint(deps, settings(), profileFlag(flags)) };
+    if (error instanceof ForbiddenError) return { hint: forbiddenHint(settings()) };
+    return undefined;
+  };
+}
+
+function unauthenticatedHint(deps: Deps, settings: Settings | undefined, profile: string): string {
+  if (settings?.token.kind === 'env') {
+    return 'MKT_TOKEN is set, and overrides any stored token: the service refused it (invalid or expired); set a fresh one (`mkt token --print`) or unset MKT_TOKEN';
+  }
+  // With client credentials, a 401 has already been answered with a new token, refused as well.
+  if (deps.env.MKT_CLIENT_ID && deps.env.MKT_CLIENT_SECRET) {
+    return 'the service refused a token mkt had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET: check that the base URL is the service that issued it, or report it to the service';
+  }
+  if (settings?.token.value?.source === 'client-credentials') {
+    return `the token is invalid or expired: run \`mkt token${profile}\` for a new one (with MKT_CLIENT_ID and MKT_CLIENT_SECRET set, mkt renews it by itself)`;
+  }
+  return `the token is invalid or expired: run \`mkt login${profile}\` for a new one`;
+}
+
+function forbiddenHint(settings: Settings | undefined): string {
+  const org = settings?.org;
+  const token = settings?.token;
+  const tokenOrg = token?.value?.organization_id;
+  const how = token?.kind === 'env' ? 'MKT_TOKEN' : 'the stored token';
+  if (org?.value && tokenOrg && org.value !== tokenOrg) {
+    return `${how} was issued for ${tokenOrg}, but the request was for ${org.value} (from ${org.source}): use --org ${tokenOrg}, or log in for ${org.value} (\`mkt login --org ${org.value}\`)`;
+  }
+  const scope = token?.value?.scope;
+  if (scope !== undefined && !scope.split(/\s+/).includes('market.read')) {
+    return `${how} has no market.read scope (scope "${scope.slice(0, 80)}"): log in with a key or client that has it`;
+  }
+  return `the token lacks the market.read scope or access to ${org?.value ?? 'the organization'}${org?.value ? ` (from ${org.source})` : ''}: check --org, or log in with a key that has both`;
+}
+
+/** The settings the request was made with, read again (after a renewal, the token stored now). */
+function settingsOf(deps: Deps, flags: TargetFlags): Settings | undefined {
+  try {
+    return resolveSettings(deps, flags);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+// The flags of `mkt quotes`, one-shot and --watch: the command defines them (commands/quotes.ts),
+// and the watch (../watch/) reads them; here, so that neither imports the other for a type.
+import type { Format } from './format.js';
+import type { NetworkFlags } from './network.js';
+import type { TargetFlags } from '../settings.js';
+
+export interface QuotesOptions extends TargetFlags, NetworkFlags {
+  symbols?: string;
+  symbolsFile?: string;
+  venue?: string;
+  format?: Format;
+  json?: boolean;
+  fields?: string;
+  strict?: boolean;
+  maxAge?: string;
+  batchSize?: string;
+  concurrency?: string;
+  color?: boolean;
+  // --- watch mode (issue 7; src/cli/watch/) ---
+  watch?: boolean;
+  interval?: string;
+  count?: string;
+  changesOnly?: boolean;
+}

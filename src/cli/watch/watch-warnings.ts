@@ -1,0 +1,48 @@
+// What a watch without a board says to people, the stream in a pipe and the tables on a dumb
+// terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
+// once (a service that sends them tends to at every poll), missing symbols when the set changes,
+// one line per throttling episode, one per failed poll.
+import { cellText } from '../../render/quotes.js';
+import { stripControl } from '../../shared/text.js';
+import { formatClock } from '../../shared/time.js';
+import type { Deps } from '../deps.js';
+import type { PollUpdate, WatchOutput } from './watch-output.js';
+
+export type WatchWarnings = Pick<WatchOutput, 'rateLimited' | 'failed'> & {
+  afterPoll(poll: Pick<PollUpdate, 'result' | 'ignored' | 'throttledUntil'>): void;
+};
+
+export function createWatchWarnings(deps: Deps): WatchWarnings {
+  let missingBefore = '';
+  let throttled = false;
+  let warnedIgnored = false;
+  const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
+  return {
+    afterPoll({ result, ignored, throttledUntil }) {
+      if (ignored.length > 0 && !warnedIgnored) {
+        warnedIgnored = true;
+        warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
+      }
+      const missing = result.missing.map(stripControl).join(', ');
+      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
+      missingBefore = missing;
+      if (throttledUntil !== undefined && !throttled) {
+        const left = result.rateLimit?.remaining ?? 0;
+        warn(`close to the rate limit (${left} request${left === 1 ? '' : 's'} left); throttled until ${formatClock(throttledUntil)}`);
+      }
+      throttled = throttledUntil !== undefined;
+    },
+    rateLimited(until) {
+      warn(`rate limited by the service; throttled until ${formatClock(until)}`);
+      throttled = true;
+    },
+    failed(error, retryAt, failures) {
+      warn(`${stripControl(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
+    },
+  };
+}
+
+function listSome(symbols: readonly string[]): string {
+  const shown = symbols.slice(0, 5).map(cellText).join(', ');
+  return symbols.length > 5 ? `${shown} and ${symbols.length - 5} more` : shown;
+}
