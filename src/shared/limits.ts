@@ -1,7 +1,7 @@
 // Every limit and default of the client and the CLI, in one place: what a request may take (time,
 // retries, bytes), how calls are batched and paced, when a token is renewed, how far clocks may
-// disagree. The library's options document their defaults from here (src/api/transport.ts); the CLI's
-// flags take the same values, and its own caps on what it reads.
+// disagree. createClient's options (src/api/transport.ts) and the CLI's flags take their defaults
+// from here, and the CLI its caps on what it reads; a change here is a change to the README's tables.
 
 // --- One request (src/api/request.ts; createClient's options) ---
 
