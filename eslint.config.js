@@ -66,4 +66,17 @@ export default tseslint.config(
   layer(['src/render/**'], ['config', 'cli', 'sandbox']),
   layer(['src/config/**'], ['api', 'render', 'cli', 'sandbox']),
   layer(['src/sandbox/**'], ['api', 'render', 'config', 'cli']),
+  {
+    // The CLI is the library's first user: it reaches src/api through the public index and the one
+    // seam for what only mkt injects (src/api/internal.ts), never a module behind them.
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^(\\.\\./)+api/(?!(index|internal)\\.js$)',
+          message: 'src/cli may not import from src/api but its index.js (the library) and internal.js (the seam): add what it needs there',
+        }, undiciImports],
+      }],
+    },
+  },
 );

@@ -1,6 +1,6 @@
 // The floor of target 3 (docs/benchmarks.md): what `mkt quotes --symbols-file FILE --json` has to
 // do at the least. The symbols in batches of 100, 4 requests in flight on kept-alive connections
-// (mkt's defaults, src/api/quotes.ts), each body parsed and the `data` arrays concatenated, in
+// (mkt's defaults, src/shared/limits.ts), each body parsed and the `data` arrays concatenated, in
 // request order, into one {"data": [...]} on stdout. Same environment as mkt: MKT_BASE_URL,
 // MKT_TOKEN, MKT_ORG.
 //   node bench/floor-batched.js SYMBOLS_FILE [--batch-size 100] [--concurrency 4]

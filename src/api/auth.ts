@@ -1,25 +1,38 @@
 // The two credential operations: POST /auth/cli-login (API key + organization) and
 // POST /v1/auth/token (OAuth 2.0 client credentials). Both return a bearer token.
-import { callEndpoint } from './endpoint.js';
+import { checkClientCredentials, checkLoginInput } from './client-options.js';
+import { callEndpoint, endpoint, type ClientContext } from './endpoint.js';
 import { ResponseError } from './errors.js';
 import { JsonNumber } from './json.js';
-import type { TransportOptions } from './request.js';
+import type { TransportOptions } from './transport.js';
 import { displayUrl } from './response.js';
+import { MAX_EXPIRES_IN_SECONDS } from '../shared/limits.js';
+import { BEARER_TOKEN_PATTERN } from '../shared/patterns.js';
 import { redactSecrets } from '../shared/text.js';
-import type { TokenResponse } from './types.js';
+import type { ClientCredentialsInput, TokenResponse } from './types.js';
 
-export const API_KEY_PATTERN = /^[^.\s]+\.\S+$/;
-
-export async function cliLogin(http: TransportOptions, baseUrl: string, apiKey: string, organizationId: string): Promise<TokenResponse> {
-  // The key and, on its own, its secret part (a server might echo either).
-  const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)];
-  return postForToken(http, endpoint(baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
+/** Client.cliLogin's input. */
+export interface CliLoginInput {
+  /** `<client_id>.<client_secret>`. */
+  apiKey: string;
+  /** `org_<id>`. */
+  organizationId: string;
 }
 
-export async function clientCredentials(
-  http: TransportOptions, baseUrl: string, clientId: string, clientSecret: string, scope?: string,
-): Promise<TokenResponse> {
-  return postForToken(http, endpoint(baseUrl, '/v1/auth/token'), {
+/** Client.cliLogin. */
+export async function cliLogin(context: ClientContext, input: CliLoginInput): Promise<TokenResponse> {
+  checkLoginInput(input);
+  const { apiKey, organizationId } = input;
+  // The key and, on its own, its secret part (a server might echo either).
+  const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)];
+  return postForToken(context.http, endpoint(context.baseUrl, '/auth/cli-login'), { api_key: apiKey, organization_id: organizationId }, secrets, organizationId);
+}
+
+/** Client.clientCredentials. */
+export async function clientCredentials(context: ClientContext, input: ClientCredentialsInput): Promise<TokenResponse> {
+  checkClientCredentials(input);
+  const { clientId, clientSecret, scope } = input;
+  return postForToken(context.http, endpoint(context.baseUrl, '/v1/auth/token'), {
     client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }),
   }, [clientSecret]);
 }
@@ -37,12 +50,6 @@ async function postForToken(
   return value;
 }
 
-/**
- * The longest lifetime taken from expires_in: ten years. A larger figure (1e13 has been seen) is
- * read as ten years, so that the expiry is a date that can be stored and printed.
- */
-export const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 86_400;
-
 /** RFC 6749 §5.1 `access_token`; also tolerated: `token`, and either inside a `data` wrapper. */
 export function parseTokenResponse(json: unknown, where: { method: string; url: string; status: number }): TokenResponse {
   const record = unwrap(json);
@@ -53,7 +60,7 @@ export function parseTokenResponse(json: unknown, where: { method: string; url: 
   if (record === undefined) throw fail('a body that is not a JSON object; expected a token response');
   if (accessToken === undefined) throw fail('no access_token in its response');
   // A bearer token is visible ASCII (RFC 6750 §2.1); anything else would break the header, or a terminal.
-  if (!/^[\x21-\x7e]+$/.test(accessToken)) throw fail('an access_token with characters a bearer token cannot have');
+  if (!BEARER_TOKEN_PATTERN.test(accessToken)) throw fail('an access_token with characters a bearer token cannot have');
   const tokenType = text(record.token_type) ?? 'Bearer';
   if (tokenType.toLowerCase() !== 'bearer') throw fail(`a token of type "${tokenType.slice(0, 40)}"; only Bearer tokens are supported`);
   const expiresIn = readExpiresIn(record.expires_in, fail);
@@ -91,11 +98,4 @@ function unwrap(json: unknown): Record<string, unknown> | undefined {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** The base URL joined with an absolute path, keeping any path prefix of the base. */
-export function endpoint(baseUrl: string, path: string): URL {
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  return new URL(`${base.origin}${prefix}${path}`);
 }

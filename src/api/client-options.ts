@@ -2,15 +2,10 @@
 // OptionsError naming the option, before any connection, rather than a TypeError from deep inside
 // or a request that can only fail. Secrets are checked but never quoted.
 import { OptionsError } from './errors.js';
-import { API_KEY_PATTERN } from './auth.js';
-import { MAX_TIMER_MS } from './request.js';
+import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMER_MS } from '../shared/limits.js';
 import { isLoopback } from '../shared/loopback.js';
-import { ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN, VENUE_PATTERN } from '../shared/patterns.js';
+import { API_KEY_PATTERN, BEARER_TOKEN_PATTERN, ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN, VENUE_PATTERN } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
-
-/** The most symbols per request, and requests in flight, a caller may ask for. */
-export const MAX_BATCH_SIZE = 10_000;
-export const MAX_CONCURRENCY = 64;
 
 const invalid = (message: string, hint?: string) => new OptionsError('INVALID_OPTIONS', message, { hint });
 
@@ -37,7 +32,7 @@ export function checkClientOptions(options: CheckedClientOptions): void {
   if (options.allowInsecureHttp !== undefined && typeof options.allowInsecureHttp !== 'boolean') throw invalid('allowInsecureHttp must be true or false');
   checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   checkNumber('timeoutMs', options.timeoutMs, 1, MAX_TIMER_MS, true);
-  checkNumber('retries', options.retries, 0, 100, true);
+  checkNumber('retries', options.retries, 0, MAX_RETRIES, true);
   checkNumber('maxWaitMs', options.maxWaitMs, 0, Number.MAX_SAFE_INTEGER, false);
   checkNumber('maxResponseBytes', options.maxResponseBytes, 1, Number.MAX_SAFE_INTEGER, true);
   if (options.userAgent !== undefined && (typeof options.userAgent !== 'string' || !/^[\x20-\x7e]*$/.test(options.userAgent))) {
@@ -92,7 +87,7 @@ function checkNumber(name: string, value: unknown, min: number, max: number, int
 
 /** The token (never quoted) and the organization, where given. */
 export function checkCredentials(accessToken: unknown, organizationId: unknown): void {
-  if (accessToken !== undefined && (typeof accessToken !== 'string' || !/^[\x21-\x7e]+$/.test(accessToken))) {
+  if (accessToken !== undefined && (typeof accessToken !== 'string' || !BEARER_TOKEN_PATTERN.test(accessToken))) {
     throw invalid('accessToken must be a bearer token: one or more visible ASCII characters, no spaces or line breaks');
   }
   if (organizationId !== undefined && (typeof organizationId !== 'string' || !ORGANIZATION_PATTERN.test(organizationId))) {

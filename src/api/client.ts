@@ -4,12 +4,17 @@
 //   const client = createClient({ baseUrl: 'http://127.0.0.1:4010' });
 //   const token = await client.cliLogin({ apiKey: 'demo.demo-secret', organizationId: 'org_demo' });
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
-import { cliLogin, clientCredentials } from './auth.js';
-import { checkClientCredentials, checkClientOptions, checkCredentials, checkLoginInput, checkQuotesInput } from './client-options.js';
-import { AuthError } from './errors.js';
-import { getQuotes, type QuotesRequest } from './quotes.js';
-import type { HttpOptions } from './request.js';
+//
+// Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
+// token guard; this file only binds them to one baseUrl and set of options.
+import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
+import { checkClientOptions } from './client-options.js';
+import type { ClientContext } from './endpoint.js';
+import { getQuotes, type GetQuotesInput } from './quotes.js';
+import type { HttpOptions, TransportOptions } from './transport.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
+
+export type { CliLoginInput, GetQuotesInput };
 
 export interface ClientOptions extends HttpOptions {
   /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
@@ -25,49 +30,45 @@ export interface ClientOptions extends HttpOptions {
   organizationId?: string;
 }
 
-export type GetQuotesInput = Omit<QuotesRequest, 'baseUrl' | 'accessToken' | 'organizationId'> & {
-  accessToken?: string;
-  organizationId?: string;
-};
-
+/**
+ * The service's operations, each checked before any request: an input it cannot use rejects with an
+ * OptionsError naming it. Failures are the MktError classes this package exports (README, Errors).
+ * mkt's own commands call these same methods.
+ */
 export interface Client {
   /** POST /auth/cli-login with an API key `<client_id>.<client_secret>` and an organization `org_<id>`. */
-  cliLogin(input: { apiKey: string; organizationId: string }): Promise<TokenResponse>;
+  cliLogin(input: CliLoginInput): Promise<TokenResponse>;
   /** POST /v1/auth/token, the OAuth 2.0 client-credentials grant; `scope` narrows it. */
   clientCredentials(input: ClientCredentialsInput): Promise<TokenResponse>;
   /**
    * GET /v1/market/quotes, batched when there are more symbols than one request takes, paced under
    * the service's rate limit. A symbol repeated (in any case) is asked for and returned once.
+   * Without a token or organization (the call's or createClient's) it rejects with an AuthError,
+   * code NOT_AUTHENTICATED and status 0, before any request.
    */
   getQuotes(input: GetQuotesInput): Promise<QuotesResult>;
 }
 
+/**
+ * What mkt itself hands the client beside the public options: the clock, the waits and the jitter,
+ * so that its tests replace them rather than wait (src/api/internal.ts). Not part of the library.
+ */
+export type ClientSeam = Pick<TransportOptions, 'now' | 'sleep' | 'random'>;
+
 /** Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...). */
 export function createClient(options: ClientOptions): Client {
+  return createClientWith(options, {});
+}
+
+/** createClient with the seam: the one place every operation is checked and sent, for programs and the CLI alike. */
+export function createClientWith(options: ClientOptions, seam: ClientSeam): Client {
   checkClientOptions(options);
-  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...http } = options;
+  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...rest } = options;
+  const http: TransportOptions = { ...rest, now: seam.now, sleep: seam.sleep, random: seam.random };
+  const context: ClientContext = { baseUrl, http, accessToken, organizationId };
   return {
-    cliLogin: async (input) => {
-      checkLoginInput(input);
-      return cliLogin(http, baseUrl, input.apiKey, input.organizationId);
-    },
-    clientCredentials: async (input) => {
-      checkClientCredentials(input);
-      return clientCredentials(http, baseUrl, input.clientId, input.clientSecret, input.scope);
-    },
-    getQuotes: async (input) => {
-      const token = input?.accessToken ?? accessToken;
-      const org = input?.organizationId ?? organizationId;
-      if (!token || !org) {
-        throw new AuthError({
-          status: 0, code: 'NOT_AUTHENTICATED', method: 'GET', url: baseUrl,
-          message: `getQuotes needs ${token ? 'an organizationId' : 'an accessToken'}`,
-          hint: 'pass it to createClient or to getQuotes',
-        });
-      }
-      checkCredentials(token, org);
-      checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
-      return getQuotes(http, { ...input, baseUrl, accessToken: token, organizationId: org });
-    },
+    cliLogin: (input) => cliLogin(context, input),
+    clientCredentials: (input) => clientCredentials(context, input),
+    getQuotes: (input) => getQuotes(context, input),
   };
 }

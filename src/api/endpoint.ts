@@ -2,10 +2,13 @@
 // size cap), turn an error status into its error class, refuse HTML and bodies that are not JSON,
 // parse with exact numbers, and hand the value to the operation's validator. Every secret the call
 // holds is scrubbed by value from its debug lines and its errors, whatever the server echoed back.
-// A new endpoint is its URL, its headers and body, its secrets, and that validator.
+// A new endpoint is its URL (endpoint()), its headers and body, its secrets, and that validator.
+import { checkCredentials } from './client-options.js';
+import { AuthError } from './errors.js';
 import { readJson, errorFromResponse, type ErrorContext } from './response.js';
 import { scrubError } from './redact.js';
-import { sendRequest, type HttpRequest, type HttpResponse, type TransportOptions } from './request.js';
+import { sendRequest } from './request.js';
+import type { HttpRequest, HttpResponse, TransportOptions } from './transport.js';
 import { redactSecrets, stripControl } from '../shared/text.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -42,4 +45,39 @@ export async function callEndpoint<T>(http: TransportOptions, call: EndpointCall
   } catch (error) {
     throw scrubError(error, secrets);
   }
+}
+
+/** The base URL joined with an absolute path, keeping any path prefix of the base. */
+export function endpoint(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${base.origin}${prefix}${path}`);
+}
+
+/** What every operation of one client shares: where it sends, how, and the token and organization given to createClient. */
+export interface ClientContext {
+  baseUrl: string;
+  http: TransportOptions;
+  accessToken?: string;
+  organizationId?: string;
+}
+
+/**
+ * The token and organization an authenticated operation sends: the call's own, else createClient's.
+ * Neither: an AuthError (status 0, NOT_AUTHENTICATED) before any request; unusable: an OptionsError.
+ */
+export function requireBearer(
+  context: ClientContext, input: { accessToken?: string; organizationId?: string } | undefined, operation: string, method: 'GET' | 'POST',
+): { accessToken: string; organizationId: string } {
+  const accessToken = input?.accessToken ?? context.accessToken;
+  const organizationId = input?.organizationId ?? context.organizationId;
+  if (!accessToken || !organizationId) {
+    throw new AuthError({
+      status: 0, code: 'NOT_AUTHENTICATED', method, url: context.baseUrl,
+      message: `${operation} needs ${accessToken ? 'an organizationId' : 'an accessToken'}`,
+      hint: `pass it to createClient or to ${operation}`,
+    });
+  }
+  checkCredentials(accessToken, organizationId);
+  return { accessToken, organizationId };
 }

@@ -11,40 +11,16 @@
 // yet). Within one window the estimate only ever goes down, so a late response carrying an older,
 // higher figure cannot raise it.
 import { RateLimitError, type RateLimitPlan } from './errors.js';
-import { sleep, type CallProgress, type TransportOptions } from './request.js';
-import { tryAgainAt } from './response.js';
-import { formatWait, perWindow } from '../shared/duration.js';
-import { formatDuration } from '../shared/duration.js';
-import type { RateLimitInfo } from './types.js';
+import { formatDuration, formatWait, perWindow, tryAgainAt } from '../shared/duration.js';
+import { SAME_WINDOW_MS } from '../shared/limits.js';
+import { sleep } from '../shared/sleep.js';
+import type { CallProgress, Pacer, TransportOptions } from './transport.js';
 import type { WaitBudget } from './wait-budget.js';
-
-export interface Pacer {
-  /**
-   * Resolves when the next attempt may be sent, after waiting for the window's reset if it is spent.
-   * Rejects with a RateLimitError (`plan` set) when the waiting the requests still to send need
-   * would pass maxWaitMs.
-   */
-  acquire(): Promise<void>;
-  /** The attempt is over: how it was answered (undefined after a network error). */
-  release(answer?: PacedAnswer): void;
-  /** Throws as acquire() would when the requests still to send cannot fit maxWaitMs: before a retry waits. */
-  check(): void;
-}
-
-export interface PacedAnswer {
-  status: number;
-  rateLimit: RateLimitInfo | undefined;
-  /** For a 429: how long the service asked to wait (the retry announces that wait). */
-  retryAfterMs: number | undefined;
-}
 
 export interface PacerOptions extends TransportOptions {
   waitBudget: WaitBudget;
   progress: CallProgress;
 }
-
-/** Two reset times this close apart describe the same window (Reset is in whole seconds). */
-const SAME_WINDOW_MS = 1000;
 
 /** `url`: the endpoint paced, for the error's message. */
 export function createPacer(http: PacerOptions, url: string): Pacer {

@@ -13,9 +13,10 @@ const MAX_EXPONENT = 15;
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/i;
 
 /**
- * What is wrong with the quote, in words (`bid is negative`); empty when nothing is. Given `now`,
- * also a timestamp more than the clock-skew allowance ahead of it (`timestamp is 23h in the
- * future`).
+ * What is wrong with the quote, in words (`bid is negative`); empty when nothing is. Given `now`
+ * (milliseconds since the epoch), also a timestamp more than the clock-skew allowance (10 s) ahead
+ * of it (`timestamp is 23h in the future`). Public: `mkt quotes` marks these quotes in its table and
+ * fails on them with --strict; a program can hold its quotes to the same test.
  */
 export function quoteProblems(quote: Quote, now?: number): string[] {
   const problems: string[] = [];
@@ -65,9 +66,9 @@ function instantProblem(text: string): string | undefined {
 }
 
 /**
- * How far ahead of `now` the quote's timestamp is, when that is more than the clock-skew allowance
- * (shared/time.ts); undefined otherwise, and for a timestamp that names no real instant (that is
- * quoteProblems' to say). A regular expression and a Date.parse: cheap enough for every run.
+ * How far ahead of `now` the quote's timestamp is, in milliseconds, when that is more than the
+ * clock-skew allowance (10 s); undefined otherwise, and for a timestamp that names no real instant
+ * (that is quoteProblems' to say). A regular expression and a Date.parse: cheap enough for every run.
  */
 export function aheadOfClock(quote: Quote, now: number): number | undefined {
   if (!isFuture(quote.timestamp, now) || instantProblem(quote.timestamp) !== undefined) return undefined;

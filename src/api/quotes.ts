@@ -1,12 +1,13 @@
 // GET /v1/market/quotes: batching for long symbol lists, strict validation of what comes back, and
 // prices kept as the exact decimal text the service sent.
 import { AbortError, InvalidRequestError, ResponseError } from './errors.js';
-import { endpoint } from './auth.js';
-import { callEndpoint } from './endpoint.js';
+import { checkQuotesInput } from './client-options.js';
+import { callEndpoint, endpoint, requireBearer, type ClientContext } from './endpoint.js';
 import { JsonNumber } from './json.js';
 import { stripControl } from '../shared/text.js';
-import { createPacer, type Pacer } from './pacer.js';
-import { DEFAULTS, type CallProgress, type TransportOptions } from './request.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../shared/limits.js';
+import { createPacer } from './pacer.js';
+import type { CallProgress, Pacer, TransportOptions } from './transport.js';
 import { displayUrl } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createWaitBudget } from './wait-budget.js';
@@ -16,10 +17,8 @@ import { createWaitBudget } from './wait-budget.js';
 // the table would take all the memory there is.
 export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 
-export interface QuotesRequest {
-  baseUrl: string;
-  accessToken: string;
-  organizationId: string;
+/** Client.getQuotes' input. */
+export interface GetQuotesInput {
   /** Asked once each: a symbol repeated in any case is sent once, where it first appears. */
   symbols: readonly string[];
   venue?: string;
@@ -32,12 +31,26 @@ export interface QuotesRequest {
   concurrency?: number;
   /** Called after each batch completes. */
   onProgress?: (done: number, total: number) => void;
+  /** The call's own token and organization; without them, createClient's. */
+  accessToken?: string;
+  organizationId?: string;
 }
 
-export const DEFAULT_BATCH_SIZE = 100;
-export const DEFAULT_CONCURRENCY = 4;
+/** The input with the token and organization settled: what each batch sends. */
+interface QuotesRequest extends GetQuotesInput {
+  baseUrl: string;
+  accessToken: string;
+  organizationId: string;
+}
 
-export async function getQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
+/** Client.getQuotes: the guard, the checks, then the batches (fetchQuotes). */
+export async function getQuotes(context: ClientContext, input: GetQuotesInput): Promise<QuotesResult> {
+  const bearer = requireBearer(context, input, 'getQuotes', 'GET');
+  checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
+  return fetchQuotes(context.http, { ...input, baseUrl: context.baseUrl, ...bearer });
+}
+
+async function fetchQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
   const symbols = uniqueSymbols(request.symbols);
   const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
   let batches = split(symbols, Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE));
@@ -48,7 +61,7 @@ export async function getQuotes(http: TransportOptions, request: QuotesRequest):
   const onAbort = () => controller.abort();
   parent?.addEventListener('abort', onAbort, { once: true });
   // One maxWaitMs for the whole call: every batch's retries and the pacing draw from it.
-  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULTS.maxWaitMs, http.now);
+  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, http.now);
   const progress: CallProgress = { done: 0, total: batches.length };
   const shared = { ...http, signal: controller.signal, waitBudget, progress };
   const pacer = createPacer(shared, endpoint(request.baseUrl, '/v1/market/quotes').href);

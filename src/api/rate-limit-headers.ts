@@ -2,10 +2,8 @@
 // X-RateLimit-* names), RateLimit-Policy for the window's length, and Retry-After. Servers send odd
 // values (a reset as a Unix time in seconds or in milliseconds, a Retry-After of centuries), so every
 // wait read here is clamped to a year: a date past that cannot be printed, or handed to a timer.
+import { MAX_HEADER_WAIT_MS } from '../shared/limits.js';
 import type { RateLimitInfo } from './types.js';
-
-/** The longest wait a header is taken to ask for; anything longer is read as this. */
-export const MAX_HEADER_WAIT_MS = 365 * 86_400_000;
 
 /** Past this, a reset is a Unix time in seconds (as in GitHub's X-RateLimit-Reset), not seconds from now. */
 const EPOCH_SECONDS = 1_000_000_000;

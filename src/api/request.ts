@@ -9,122 +9,29 @@
 import type { Dispatcher } from 'undici';
 import { AbortError, NetworkError, ResponseError, TimeoutError } from './errors.js';
 import { toNetworkError } from './network-error.js';
-import type { Pacer } from './pacer.js';
 import { parseRetryAfter, readRateLimit } from './rate-limit-headers.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { formatDuration } from '../shared/duration.js';
+import {
+  BACKOFF_BASE_MS, BACKOFF_CAP_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS,
+} from '../shared/limits.js';
 import { formatBytes } from '../shared/read-limited.js';
+import { sleep } from '../shared/sleep.js';
 import { describeStatus, statusLine } from './status-text.js';
-import type { RateLimitInfo } from './types.js';
+import type { HttpRequest, HttpResponse, TransportOptions } from './transport.js';
 import { globalDispatcher } from './undici.js';
-import { createWaitBudget, type WaitBudget } from './wait-budget.js';
-
-/** A wait about to start: told to onWait, so that a program can say why nothing is happening. */
-export interface WaitEvent {
-  /** `rate-limit`: pacing, until the rate-limit window resets; `retry`: before another attempt. */
-  kind: 'rate-limit' | 'retry';
-  waitMs: number;
-  /** Why: `rate limited`, `503 Service Unavailable`, `connection reset`, `no requests left in this rate-limit window`. */
-  reason: string;
-  /** Requests of this call done so far, and in all (one per batch of symbols; 1 for a token request). */
-  done: number;
-  total: number;
-  /** For a retry: the attempt about to start (2 = the first retry), and the retries allowed. */
-  attempt?: number;
-  retries?: number;
-}
-
-/** What a library user sets (createClient's options). */
-export interface HttpOptions {
-  /** undici dispatcher (Agent, ProxyAgent, MockAgent...); default: undici's global one. */
-  dispatcher?: Dispatcher;
-  /** Deadline for each attempt, covering connect, headers and body. Default 15 s. */
-  timeoutMs?: number;
-  /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
-  retries?: number;
-  /**
-   * The most wall-clock time one call (getQuotes with all its batches) spends waiting: for retries
-   * and for the rate limit's window to reset. Waits that overlap count once. Default 90 s, a full
-   * one-minute window and then some. A wait the client can foresee past it fails at once, with a
-   * RateLimitError whose `plan` gives the numbers, before any request the limit would refuse.
-   */
-  maxWaitMs?: number;
-  /** Larger responses are refused. Default 32 MiB. */
-  maxResponseBytes?: number;
-  signal?: AbortSignal;
-  userAgent?: string;
-  /** Called as each wait starts (retries and pacing alike). */
-  onWait?: (event: WaitEvent) => void;
-  /** Debug lines; secrets are already redacted, control characters removed. */
-  onDebug?: (line: string) => void;
-}
-
-/** Where a call stands: requests done and in all (getQuotes: one per batch). */
-export interface CallProgress {
-  done: number;
-  total: number;
-}
-
-/** HttpOptions plus the seams tests and the CLI use; not part of the public API. */
-export interface TransportOptions extends HttpOptions {
-  /**
-   * Where waiting is counted. getQuotes makes one for all its batches and its pacing;
-   * sendRequest makes its own from maxWaitMs when none is given.
-   */
-  waitBudget?: WaitBudget;
-  /** What onWait reports as done and total; a single request when not given. */
-  progress?: CallProgress;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-}
-
-export interface HttpRequest {
-  method: 'GET' | 'POST';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string;
-  /** GET: retried on retryable statuses and connection errors. Otherwise only when nothing was sent. */
-  idempotent: boolean;
-  /** Asked before every attempt, told after it (src/api/pacer.ts). */
-  pacer?: Pacer;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  method: string;
-  url: string;
-  attempts: number;
-  rateLimit: RateLimitInfo | undefined;
-  /** How long the service asked to wait (Retry-After, or the rate-limit reset on a 429). */
-  retryAfterMs: number | undefined;
-  /** Set when retrying stopped because the next wait would pass the budget. */
-  gaveUpOnBudget: boolean;
-}
-
-export const DEFAULTS = {
-  timeoutMs: 15_000,
-  retries: 2,
-  maxWaitMs: 90_000,
-  maxResponseBytes: 32 * 1024 * 1024,
-} as const;
+import { createWaitBudget } from './wait-budget.js';
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 // Failures where the request may have reached the server are retried only for idempotent requests.
 const RETRY_CODES_ANY = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONNABORTED']);
 // Failures before anything was sent: safe to retry any request.
 const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
-/** Node turns a longer setTimeout into 1 ms (TimeoutOverflowWarning). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function sendRequest(options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
-  const retries = Math.max(0, options.retries ?? DEFAULTS.retries);
+  const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES);
   const now = options.now ?? Date.now;
-  const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULTS.maxWaitMs, now);
+  const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, now);
   const random = options.random ?? Math.random;
   const wait = options.sleep ?? sleep;
   const dispatcher = options.dispatcher ?? (await globalDispatcher());
@@ -200,8 +107,8 @@ async function attemptOnce(
   dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest, attempt: number, retries: number,
 ): Promise<HttpResponse> {
   const { method, url } = request;
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const debug = options.onDebug;
   const parent = options.signal;
   if (parent?.aborted) throw new AbortError();
@@ -332,29 +239,3 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-/**
- * Resolves after `ms` (any number: a wait longer than a timer can hold is slept in parts, a negative
- * or NaN one is no wait); rejects with AbortError as soon as `signal` aborts.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortError());
-    let left = ms > 0 ? ms : 0;
-    let timer: NodeJS.Timeout;
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortError());
-    };
-    const arm = () => {
-      const step = Math.min(left, MAX_TIMER_MS);
-      left -= step;
-      timer = setTimeout(() => {
-        if (left > 0) return arm();
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, step);
-    };
-    arm();
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -5,8 +5,8 @@ import {
   ApiError, AuthError, ForbiddenError, InvalidRequestError, RateLimitError, ResponseError, ServerError, type ApiErrorInit,
 } from './errors.js';
 import { parseJsonExact, withoutBom } from './json.js';
-import type { HttpResponse } from './request.js';
-import { formatDuration, formatWait } from '../shared/duration.js';
+import type { HttpResponse } from './transport.js';
+import { formatDuration, formatWait, tryAgainAt } from '../shared/duration.js';
 import { stripControl } from '../shared/text.js';
 import { describeStatus } from './status-text.js';
 
@@ -121,12 +121,6 @@ function asksLonger(waitMs: number, maxWaitMs: number): string {
   return `the service asks to wait ${formatWait(waitMs)}, longer than maxWaitMs (${formatDuration(maxWaitMs)})`;
 }
 
-/** `14:03:07 UTC (in 42s)`; a day or more ahead, with the date: `2026-04-11 14:03:07 UTC (in 30d)`. */
-export function tryAgainAt(waitMs: number, context: { now?: () => number }): string {
-  const iso = new Date((context.now ?? Date.now)() + waitMs).toISOString();
-  const at = waitMs < 86_400_000 ? iso.slice(11, 19) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-  return `${at} UTC (in ${formatWait(waitMs)})`;
-}
 
 function codeText(code: string | undefined): string {
   return code ? ` ${code}` : '';

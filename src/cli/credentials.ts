@@ -1,28 +1,21 @@
 // Credentials for commands that call the service: read secrets safely (stdin, environment, masked
 // prompt; never a flag), persist tokens, and find a usable token, minting a fresh client-credentials
 // token when MKT_CLIENT_ID and MKT_CLIENT_SECRET allow it.
-import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
-import type { HttpOptions } from '../api/request.js';
-import type { TokenResponse } from '../api/types.js';
+import type { TokenResponse } from '../api/index.js';
+import { RENEW_BEFORE_MS, RENEW_FRACTION, MAX_SECRET_BYTES } from '../shared/limits.js';
+import { BEARER_TOKEN_PATTERN, ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import type { ProfileRecord, TokenRecord, TokenSource } from '../config/store.js';
 import type { Deps } from './deps.js';
 import { formatAge } from '../shared/time.js';
 import { stripControl } from '../shared/text.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { readLimited } from '../shared/read-limited.js';
+import type { ClientSettings } from './client.js';
 import { holdSecret } from './secrets.js';
 import { renewToken, tokenRecord, withRenewal, type RenewableCredentials, type RenewalTarget } from './token-renewal.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 
-/**
- * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the
- * token's lifetime, at most a minute. A fixed minute renewed a 30 s token at every poll of a watch
- * (issue 19, item 7); a tenth lets it serve 27 s, and an hour's token 59 minutes.
- */
-export const RENEW_BEFORE_MS = 60_000;
-export const RENEW_FRACTION = 0.1;
-
-/** How long before `token` expires it is renewed; a minute when its lifetime is unknown. */
+/** How long before `token` expires it is renewed (RENEW_FRACTION of its lifetime, at most RENEW_BEFORE_MS); a minute when its lifetime is unknown. */
 export function renewalMargin(token: Pick<TokenRecord, 'expires_at' | 'obtained_at'>): number {
   const lifetime = Date.parse(token.expires_at ?? '') - Date.parse(token.obtained_at);
   return Number.isFinite(lifetime) && lifetime > 0 ? Math.min(RENEW_BEFORE_MS, Math.round(lifetime * RENEW_FRACTION)) : RENEW_BEFORE_MS;
@@ -55,7 +48,7 @@ async function findSecret(deps: Deps, source: SecretSource): Promise<{ value: st
     if (deps.io.stdinIsTTY) {
       throw new UsageError(`${source.stdinFlag} reads the ${source.label} from standard input, which is a terminal`, `pipe it in: ${source.example}`);
     }
-    const value = (await readLimited(deps.io.stdin, `the ${source.label} on standard input`, 64 * 1024, deps.signal)).trim();
+    const value = (await readLimited(deps.io.stdin, `the ${source.label} on standard input`, MAX_SECRET_BYTES, deps.signal)).trim();
     if (value === '') throw new UsageError(`${source.stdinFlag} was given but standard input was empty`, `pipe the ${source.label} in: ${source.example}`);
     return { value, from: 'standard input' };
   }
@@ -147,12 +140,12 @@ export interface Credentials extends RenewableCredentials {
  * A token, and where to send it, for `call`; a 401 to it renews the token once with client
  * credentials, and `call` runs once more (./token-renewal.ts).
  */
-export async function withCredentials<T>(deps: Deps, flags: TargetFlags, http: HttpOptions, call: (credentials: Credentials) => Promise<T>): Promise<T> {
+export async function withCredentials<T>(deps: Deps, flags: TargetFlags, http: ClientSettings, call: (credentials: Credentials) => Promise<T>): Promise<T> {
   return withRenewal(await requireCredentials(deps, flags, http), call, http);
 }
 
 /** A token to call the service with, or a CredentialsError (exit 4) that says how to get one. */
-export async function requireCredentials(deps: Deps, flags: TargetFlags, http: HttpOptions): Promise<Credentials> {
+export async function requireCredentials(deps: Deps, flags: TargetFlags, http: ClientSettings): Promise<Credentials> {
   const settings = resolveSettings(deps, flags);
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);
   const requireOrg = () => {
@@ -212,7 +205,7 @@ export function credentialsHint(settings: Settings, problem: TokenProblem, baseU
 
 /** A bearer token is visible ASCII (RFC 6750 §2.1): anything else would break the header. */
 export function isBearerToken(value: string): boolean {
-  return /^[\x21-\x7e]+$/.test(value);
+  return BEARER_TOKEN_PATTERN.test(value);
 }
 
 export interface TokenProblem {

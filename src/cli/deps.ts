@@ -2,8 +2,8 @@
 // users hit: streams and TTY flags, the environment, the clock, the config store, the HTTP
 // dispatcher, and the interrupt signal. Only createProcessDeps reads process.*.
 import type { Dispatcher } from 'undici';
-import { sleep } from '../api/request.js';
 import type { ConfigStore } from '../config/store.js';
+import { sleep } from '../shared/sleep.js';
 import type { Env, IO } from './io.js';
 
 export interface Deps {

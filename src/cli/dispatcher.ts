@@ -12,11 +12,12 @@
 // and an unsolicited `100 Continue` dropped before undici sees it (interim-responses.ts).
 import type { TLSSocket } from 'node:tls';
 import type { buildConnector, Dispatcher } from 'undici';
-import { loadDispatcherParts } from '../api/undici.js';
+import { loadDispatcherParts } from '../api/internal.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { readFileLimited } from '../shared/read-limited.js';
 import { formatDuration } from '../shared/duration.js';
+import { MAX_CA_FILE_BYTES, MAX_HEADER_SIZE } from '../shared/limits.js';
 import { isLoopback } from '../shared/loopback.js';
 import { skipUnsolicitedContinue } from './interim-responses.js';
 import { parseNoProxy } from './no-proxy.js';
@@ -25,9 +26,6 @@ import { holdSecret } from './secrets.js';
 type Connector = buildConnector.connector;
 type Proxy = { value: string; source: string };
 
-// Node's default (--max-http-header-size), given explicitly so that undici need not load
-// node:http to read it (scripts/build.js, docs/benchmarks.md).
-const MAX_HEADER_SIZE = 16 * 1024;
 
 export async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, connections: number | undefined,
@@ -227,9 +225,6 @@ function proxySecrets(value: string | undefined): string[] {
   return [...new Set([userinfo, raw.password, password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64')])]
     .filter((secret) => secret !== '' && secret !== user && secret !== `${user}:`);
 }
-
-/** A CA bundle of every public root is about 220 KB; a file larger than this is not one. */
-const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Node's bundled roots, NODE_EXTRA_CA_CERTS, and the file: passing `ca` replaces the defaults. Read

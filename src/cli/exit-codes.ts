@@ -1,7 +1,7 @@
 // The one exit-code contract, for every command (README "Exit codes", `mkt help exit-codes`).
 import {
   AbortError, ApiError, AuthError, ForbiddenError, InvalidRequestError, MktError, NetworkError, OptionsError, RateLimitError, ResponseError, ServerError,
-} from '../api/errors.js';
+} from '../api/index.js';
 import { ConfigError } from '../config/errors.js';
 import { InterruptSignal } from './deps.js';
 import { CredentialsError, IncompleteError, UsageError } from './errors.js';

@@ -1,6 +1,7 @@
 // HTTP for commands: one undici dispatcher per run (dispatcher.ts: proxies, CAs), and the retry,
-// timeout and debug options from flags and MKT_* variables.
-import { DEFAULTS, type TransportOptions } from '../api/request.js';
+// timeout and debug options from flags and MKT_* variables, for the library's client (client.ts).
+import type { ClientSettings } from './client.js';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CLI_RETRIES } from '../shared/limits.js';
 import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
 import { UsageError } from './errors.js';
@@ -12,8 +13,8 @@ import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
 import { createProgress, type Progress } from './progress.js';
 
-/** The client's options, and the progress and wait announcements of the command (../progress.ts). */
-export type CliHttp = TransportOptions & { cliProgress: Progress };
+/** The client's settings, and the progress and wait announcements of the command (../progress.ts). */
+export type CliHttp = ClientSettings & { cliProgress: Progress };
 
 /**
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
@@ -28,12 +29,12 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const setting = (flag: string | undefined, flagName: string, envName: string) =>
     flag !== undefined ? { value: flag, source: flagName } : env[envName] ? { value: env[envName]!, source: envName } : undefined;
   const timeout = setting(flags.timeout, '--timeout', 'MKT_TIMEOUT');
-  const timeoutMs = timeout ? parseDuration(timeout.value, timeout.source) : DEFAULTS.timeoutMs;
+  const timeoutMs = timeout ? parseDuration(timeout.value, timeout.source) : DEFAULT_TIMEOUT_MS;
   if (timeoutMs < 1) throw new UsageError(`${timeout?.source ?? '--timeout'} must be more than 0`);
   const retriesSetting = setting(flags.retries, '--retries', 'MKT_RETRIES');
-  const retries = retriesSetting ? parseInteger(retriesSetting.value, retriesSetting.source, { max: 10 }) : DEFAULTS.retries;
+  const retries = retriesSetting ? parseInteger(retriesSetting.value, retriesSetting.source, { max: MAX_CLI_RETRIES }) : DEFAULT_RETRIES;
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
-  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULTS.maxWaitMs;
+  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULT_MAX_WAIT_MS;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
   const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());

@@ -3,7 +3,7 @@
 // requests done)`), so a job's log says why it sat still. A terminal also shows progress: the
 // `fetched 3/10 batches` line, which counts a long wait down. Shorter waits are announced only on a
 // terminal or with --verbose; --quiet silences all of it (warnings and errors still print).
-import type { WaitEvent } from '../api/request.js';
+import type { WaitEvent } from '../api/index.js';
 import { formatDuration, formatWait } from '../shared/duration.js';
 import type { Deps } from './deps.js';
 import { isDebug } from './io.js';

@@ -1,7 +1,7 @@
 // Interactive prompts on a terminal, loaded only when a command has to ask.
 import input from '@inquirer/input';
 import password from '@inquirer/password';
-import { AbortError } from '../api/errors.js';
+import { AbortError } from '../api/index.js';
 import type { PromptOptions } from './io.js';
 
 export async function promptOnTerminal(question: string, options: PromptOptions, signal: AbortSignal): Promise<string> {

@@ -1,11 +1,11 @@
 // What `mkt quotes` writes once the quotes are in: the data in the chosen format on stdout, then the
 // warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
-import { aheadOfClock, quoteProblems } from '../api/quote-checks.js';
-import type { Quote, QuotesResult } from '../api/types.js';
+import { aheadOfClock, quoteProblems, type Quote, type QuotesResult } from '../api/index.js';
 import type { FieldName } from '../render/fields.js';
 import { RENDERERS } from '../render/formats.js';
 import { formatDuration } from '../shared/duration.js';
-import { CLOCK_SKEW_MS, formatAge, isStale } from '../shared/time.js';
+import { CLOCK_SKEW_MS } from '../shared/limits.js';
+import { formatAge, isStale } from '../shared/time.js';
 import { stripControl } from '../shared/text.js';
 import { useAscii } from './charset.js';
 import type { Deps } from './deps.js';

@@ -2,13 +2,13 @@
 // request for one symbol proves that the service is reachable, takes the token (minting one with
 // MKT_CLIENT_ID and MKT_CLIENT_SECRET if that is how commands would get it) and lets it read the
 // organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
-import { ApiError, NetworkError, ResponseError } from '../api/errors.js';
-import { getQuotes } from '../api/quotes.js';
+import { ApiError, NetworkError, ResponseError } from '../api/index.js';
 import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
 import { explainError } from './explain.js';
+import { createCliClient } from './client.js';
 import { quotesExplainer } from './hints/quotes.js';
 import { createHttp } from './http.js';
 import type { RunState } from './run-state.js';
@@ -33,9 +33,7 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
   const symbol = symbols[0]!;
   const http = await createHttp(deps, options, state, 1);
   try {
-    const result = await withCredentials(deps, options, http, (credentials) => getQuotes(http, {
-      baseUrl: credentials.baseUrl, accessToken: credentials.accessToken, organizationId: credentials.organizationId, symbols: [symbol],
-    }));
+    const result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({ symbols: [symbol] }));
     const limit = result.rateLimit;
     report.check = {
       ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,

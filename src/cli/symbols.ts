@@ -2,9 +2,9 @@
 // first-seen order, and checked before any request.
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
+import { MAX_SYMBOLS_FILE_BYTES } from '../shared/limits.js';
 import { readFileLimited, readLimited } from '../shared/read-limited.js';
 import { MAX_SYMBOL_LENGTH, SYMBOL_PATTERN } from '../shared/patterns.js';
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface SymbolSources {
   args: readonly string[];
@@ -48,7 +48,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
 async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
-    return readLimited(deps.io.stdin, 'the symbols on standard input', MAX_FILE_BYTES, deps.signal);
+    return readLimited(deps.io.stdin, 'the symbols on standard input', MAX_SYMBOLS_FILE_BYTES, deps.signal);
   }
-  return readFileLimited(file, `--symbols-file ${file}`, MAX_FILE_BYTES, deps.signal);
+  return readFileLimited(file, `--symbols-file ${file}`, MAX_SYMBOLS_FILE_BYTES, deps.signal);
 }

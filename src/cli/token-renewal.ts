@@ -8,16 +8,12 @@
 // the file and use it. A service that restarted (tokens lost) answered 401 until the stored expiry,
 // while the hint said mkt renews by itself (item 6): a 401 to a data request now renews once and
 // repeats the request once.
-import { clientCredentials } from '../api/auth.js';
-import { ApiError, AuthError } from '../api/errors.js';
-import { DEFAULTS, type HttpOptions } from '../api/request.js';
-import type { TokenResponse } from '../api/types.js';
+import { ApiError, AuthError, type HttpOptions, type TokenResponse } from '../api/index.js';
 import type { TokenRecord, TokenSource } from '../config/store.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, LOCK_WAIT_MS } from '../shared/limits.js';
 import type { Deps } from './deps.js';
+import { createCliClient, type ClientSettings } from './client.js';
 import { holdSecret } from './secrets.js';
-
-/** How long a run waits for the lock beyond the holder's own token request. */
-const LOCK_WAIT_MS = 10_000;
 
 export interface RenewalTarget {
   profile: string;
@@ -33,7 +29,7 @@ export interface RenewalTarget {
  * A token for `target`: the one another mkt stored meanwhile if it is fresh (and is not `rejected`,
  * the one the service just refused), else a new one, minted and stored under the same lock.
  */
-export async function renewToken(deps: Deps, target: RenewalTarget, http: HttpOptions, rejected?: string): Promise<string> {
+export async function renewToken(deps: Deps, target: RenewalTarget, http: ClientSettings, rejected?: string): Promise<string> {
   try {
     return await renewUnderLock(deps, target, http, rejected);
   } catch (error) {
@@ -52,9 +48,9 @@ export function isRenewalFailure(error: ApiError): boolean {
   return renewalFailures.has(error);
 }
 
-async function renewUnderLock(deps: Deps, target: RenewalTarget, http: HttpOptions, rejected: string | undefined): Promise<string> {
-  const attempts = (http.retries ?? DEFAULTS.retries) + 1;
-  const waitMs = LOCK_WAIT_MS + (http.timeoutMs ?? DEFAULTS.timeoutMs) * attempts;
+async function renewUnderLock(deps: Deps, target: RenewalTarget, http: ClientSettings, rejected: string | undefined): Promise<string> {
+  const attempts = (http.retries ?? DEFAULT_RETRIES) + 1;
+  const waitMs = LOCK_WAIT_MS + (http.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts;
   return deps.config.withLock(async (locked) => {
     const stored = locked.data().profiles?.[target.profile]?.token;
     if (stored !== undefined && typeof stored.access_token === 'string' && stored.access_token !== rejected && target.isFresh(stored)) {
@@ -62,7 +58,7 @@ async function renewUnderLock(deps: Deps, target: RenewalTarget, http: HttpOptio
       http.onDebug?.('* another mkt renewed the token meanwhile; using that one');
       return stored.access_token;
     }
-    const fresh = await clientCredentials(http, target.baseUrl, target.clientId, target.clientSecret);
+    const fresh = await createCliClient(http, { baseUrl: target.baseUrl }).clientCredentials({ clientId: target.clientId, clientSecret: target.clientSecret });
     holdSecret(deps, fresh.accessToken);
     const record = tokenRecord(deps.now(), fresh, { source: 'client-credentials', baseUrl: target.baseUrl, organizationId: target.organizationId, clientId: target.clientId });
     locked.update((profiles) => {

@@ -13,6 +13,7 @@ import { AbortError } from '../shared/errors.js';
 import { whereJsonFails } from '../shared/text.js';
 import { ConfigError, configFault, faultReason } from './errors.js';
 import { LockBusyError, removeAbandoned, tryLock, withFileLock } from './file-lock.js';
+import { LOCK_STALE_MS, LOCK_WAIT_MS } from '../shared/limits.js';
 
 export { ConfigError };
 
@@ -61,9 +62,6 @@ export interface ConfigStoreOptions {
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
-const LOCK_WAIT_MS = 10_000;
-/** For locks whose holder cannot be checked: another host's, or an older mkt's (empty). */
-const LOCK_STALE_MS = 10_000;
 
 /**
  * Where the store lives when MKT_CONFIG_DIR is not set: the OS's conventional config location. The

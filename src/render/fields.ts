@@ -4,7 +4,8 @@
 // read as the text the service sent, never a float: the formats write its digits as they came.
 import type { Quote } from '../api/types.js';
 import { subtract } from './decimal.js';
-import { CLOCK_SKEW_MS, formatAge } from '../shared/time.js';
+import { CLOCK_SKEW_MS } from '../shared/limits.js';
+import { formatAge } from '../shared/time.js';
 
 /**
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in

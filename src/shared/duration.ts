@@ -1,5 +1,6 @@
 // Durations, read from people (500ms, 2s, 1m, 1h, or a plain number of seconds) and written for them.
 import { UsageError } from './errors.js';
+import { MAX_DURATION_MS } from './limits.js';
 import { formatAge } from './time.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -9,7 +10,7 @@ export function parseDuration(text: string, name: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!match) throw new UsageError(`${name} must be a duration such as 500ms, 2s, 1m or a number of seconds, not "${text.slice(0, 40)}"`);
   const ms = Math.round(Number(match[1]) * UNITS[match[2] ?? 's']!);
-  if (!Number.isFinite(ms) || ms > 24 * 3_600_000) throw new UsageError(`${name} is too long: at most 24h`);
+  if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) throw new UsageError(`${name} is too long: at most 24h`);
   return ms;
 }
 
@@ -34,4 +35,11 @@ export function formatWait(ms: number): string {
 export function perWindow(windowMs: number): string {
   const names: Record<number, string> = { 1000: 'a second', 60_000: 'a minute', 3_600_000: 'an hour', 86_400_000: 'a day' };
   return names[windowMs] ?? `per ${formatDuration(windowMs)}`;
+}
+
+/** `14:03:07 UTC (in 42s)`; a day or more ahead, with the date: `2026-04-11 14:03:07 UTC (in 30d)`. */
+export function tryAgainAt(waitMs: number, context: { now?: () => number }): string {
+  const iso = new Date((context.now ?? Date.now)() + waitMs).toISOString();
+  const at = waitMs < 86_400_000 ? iso.slice(11, 19) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  return `${at} UTC (in ${formatWait(waitMs)})`;
 }

@@ -14,3 +14,9 @@ export const SYMBOL_PATTERN = /^[\x21-\x7e]{1,32}$/;
 
 /** A venue or market center: 1 to 64 visible ASCII characters. */
 export const VENUE_PATTERN = /^[\x21-\x7e]{1,64}$/;
+
+/** An API key: `<client_id>.<client_secret>`, both parts non-empty, no spaces. */
+export const API_KEY_PATTERN = /^[^.\s]+\.\S+$/;
+
+/** A bearer token is visible ASCII (RFC 6750 §2.1): anything else would break the header, or a terminal. */
+export const BEARER_TOKEN_PATTERN = /^[\x21-\x7e]+$/;

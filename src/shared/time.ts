@@ -1,4 +1,5 @@
 // Times as mkt shows them to a person: local wall-clock time, ages, and whether a quote is stale.
+import { CLOCK_SKEW_MS } from './limits.js';
 
 /** HH:MM:SS in the local time zone: the board and its warnings are read by a person at this machine. */
 export function formatClock(ms: number): string {
@@ -16,12 +17,6 @@ export function formatAge(ms: number): string {
   return `${Math.floor(hours / 24)}d`;
 }
 
-/**
- * How far a quote's timestamp may lie ahead of this machine's clock before it is a quote from the
- * future: two clocks a few seconds apart are common (a VM that slept, a laptop off NTP), a quote
- * stamped later than that is not a latest quote, however fresh it reads.
- */
-export const CLOCK_SKEW_MS = 10_000;
 
 /** A timestamp more than the clock-skew allowance ahead of `now`. */
 export function isFuture(timestamp: string, now: number): boolean {

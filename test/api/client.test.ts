@@ -33,10 +33,10 @@ function thrown(run: () => unknown): unknown {
 }
 
 describe('the public index', () => {
-  it('exports createClient and the error classes, nothing internal', () => {
+  it('exports createClient, the error classes and the quote checks, nothing internal', () => {
     expect(Object.keys(library).sort()).toEqual([
       'AbortError', 'ApiError', 'AuthError', 'ForbiddenError', 'InvalidRequestError', 'MktError', 'NetworkError', 'OptionsError',
-      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'createClient',
+      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'aheadOfClock', 'createClient', 'quoteProblems',
     ]);
   });
 });
@@ -82,17 +82,31 @@ describe('createClient refuses options it cannot use, with an OptionsError namin
     ['a symbol with a space, another with a zero-width space', { symbols: ['EURUSD', 'EUR USD', 'A\u200bB'] }, /^invalid symbols in symbols: "EUR USD", "A\u200bB"$/],
     ['a venue with a control', { symbols: ['EURUSD'], venue: 'X\u001b' }, /^venue must be 1 to 64 visible ASCII characters/],
   ])('getQuotes with %s: rejected before any request', async (_name, input, message) => {
-    const { dispatcher, calls } = untouchable();
+    const wire = untouchable();
+    const { dispatcher } = wire;
     const client = createClient({ baseUrl: 'https://example.com', dispatcher, accessToken: 'tok', organizationId: 'org_demo' });
     await expect(client.getQuotes({ symbols: ['EURUSD'], ...input } as never)).rejects.toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(message) });
-    expect(calls).toBe(0);
+    expect(wire.calls).toBe(0);
   });
 
   it('getQuotes with no input at all: rejected as an OptionsError, not a TypeError', async () => {
-    const { dispatcher, calls } = untouchable();
+    const wire = untouchable();
+    const { dispatcher } = wire;
     const client = createClient({ baseUrl: 'https://example.com', dispatcher, accessToken: 'tok', organizationId: 'org_demo' });
     await expect((client.getQuotes as () => Promise<unknown>)()).rejects.toMatchObject({ name: 'OptionsError', code: 'INVALID_OPTIONS', message: expect.stringMatching(/^getQuotes needs symbols/) });
-    expect(calls).toBe(0);
+    expect(wire.calls).toBe(0);
+  });
+
+  it.each([
+    ['no token', {}, 'getQuotes needs an accessToken'],
+    ['a token but no organization', { accessToken: 'tok' }, 'getQuotes needs an organizationId'],
+  ])('getQuotes with %s: an AuthError (NOT_AUTHENTICATED, status 0) before any request', async (_name, given, message) => {
+    const wire = untouchable();
+    const client = createClient({ baseUrl: 'https://example.com', dispatcher: wire.dispatcher, ...given });
+    await expect(client.getQuotes({ symbols: ['EURUSD'] })).rejects.toMatchObject({
+      name: 'AuthError', code: 'NOT_AUTHENTICATED', status: 0, message, hint: 'pass it to createClient or to getQuotes',
+    });
+    expect(wire.calls).toBe(0);
   });
 
   it('cliLogin and clientCredentials check their input, never quoting the key', async () => {
@@ -110,12 +124,13 @@ describe('plain http', () => {
   it.each(['http://api.example.test', 'http://10.0.0.5:4010', 'http://[2001:db8::1]/', 'http://localhost.example.com'])(
     '%s: refused before any connection (INSECURE_HTTP)',
     (baseUrl) => {
-      const { dispatcher, calls } = untouchable();
+      const wire = untouchable();
+      const { dispatcher } = wire;
       const error = thrown(() => createClient({ baseUrl, dispatcher }));
       expect(error).toBeInstanceOf(OptionsError);
       expect(error).toMatchObject({ code: 'INSECURE_HTTP', hint: 'use https://, or pass allowInsecureHttp: true for a network you trust' });
       expect((error as Error).message).toMatch(/^baseUrl http:\/\/\S+ is plain http to another machine: the API key, client secret and tokens would cross the network unencrypted$/);
-      expect(calls).toBe(0);
+      expect(wire.calls).toBe(0);
     },
   );
 
@@ -166,5 +181,16 @@ describe('getQuotes asks for a repeated symbol once', () => {
     const result = await client.getQuotes({ symbols: ['eurusd', 'AAPL', 'EURUSD', 'aapl'], batchSize: 1 });
     expect(server.requests.map((request) => new URL(request.url, server.url).searchParams.get('symbols'))).toEqual(['eurusd', 'AAPL']);
     expect(result.requests).toBe(2);
+  });
+
+  it("getQuotes sends the call's own token and organization over createClient's", async () => {
+    const server = await startFaultServer((req, res) => sendQuotes(req, res));
+    closeLater(server);
+    const client = createClient({ baseUrl: server.url, accessToken: 'client-token', organizationId: 'org_client' });
+    await client.getQuotes({ symbols: ['EURUSD'], accessToken: 'call-token', organizationId: 'org_call' });
+    await client.getQuotes({ symbols: ['EURUSD'] });
+    expect(server.requests.map((request) => [request.headers.authorization, request.headers['x-organization-id']])).toEqual([
+      ['Bearer call-token', 'org_call'], ['Bearer client-token', 'org_client'],
+    ]);
   });
 });

@@ -4,8 +4,9 @@
 // the server really answered.
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
-import { getQuotes } from '../../src/api/quotes.js';
-import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
+import { createClientWith } from '../../src/api/internal.js';
+import type { GetQuotesInput } from '../../src/api/index.js';
+import type { TransportOptions, WaitEvent } from '../../src/api/transport.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
 import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
@@ -35,6 +36,12 @@ async function setup(options: TestSandboxOptions): Promise<Setup> {
     onWait: (event) => events.push(event),
   };
   return { sandbox, token: await getToken(sandbox.url), statuses: transport.statuses, events, http };
+}
+
+/** A client with these options and the seam (the sandbox's clock, the transport's sleep), asked for quotes. */
+function getQuotes(http: TransportOptions, { baseUrl, ...input }: GetQuotesInput & { baseUrl: string }) {
+  const { now, sleep, random, ...options } = http;
+  return createClientWith({ ...options, baseUrl }, { now, sleep, random }).getQuotes(input);
 }
 
 const symbols = (count: number) => Array.from({ length: count }, (_, i) => syntheticSymbol(i + 1));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getQuotes, mergeBatches, type BatchResult } from '../../src/api/quotes.js';
+import { createClient } from '../../src/api/index.js';
+import { mergeBatches, type BatchResult } from '../../src/api/quotes.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
 import { quote } from '../helpers/quotes.js';
@@ -37,8 +38,8 @@ describe('getQuotes', () => {
     const sandbox = await startTestSandbox({ synthetic: 50 });
     try {
       const symbols = Array.from({ length: 25 }, (_, i) => `SYN${String(25 - i).padStart(5, '0')}`);
-      const result = await getQuotes({}, {
-        baseUrl: sandbox.url, accessToken: await getToken(sandbox.url), organizationId: 'org_demo', symbols, batchSize: 10, concurrency: 3,
+      const result = await createClient({ baseUrl: sandbox.url }).getQuotes({
+        accessToken: await getToken(sandbox.url), organizationId: 'org_demo', symbols, batchSize: 10, concurrency: 3,
       });
       expect(result.data.map((quote) => quote.symbol)).toEqual(symbols);
       expect(result).toMatchObject({ missing: [], requests: 3, attempts: 3 });

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
+} from '../../src/shared/limits.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,9 +36,21 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe("the README's library defaults", () => {
+  it("are src/shared/limits.ts's", () => {
+    const section = librarySection();
+    const row = (option: string) => new RegExp(`^\\| \`${option}\` \\|.*\\| ([^|]+) \\|$`, 'm').exec(section)?.[1]?.trim();
+    expect(row('timeoutMs')).toBe(`\`${DEFAULT_TIMEOUT_MS}\``);
+    expect(row('retries')).toBe(`\`${DEFAULT_RETRIES}\``);
+    expect(row('maxWaitMs')).toBe(`\`${DEFAULT_MAX_WAIT_MS}\``);
+    expect(row('maxResponseBytes')).toBe(`${DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+    expect(section).toMatch(new RegExp(`\\(\`batchSize\`, default ${DEFAULT_BATCH_SIZE},\\s+\`concurrency\` ${DEFAULT_CONCURRENCY} at a time\\)`));
+  });
+});
+
 describe("the README's library examples", () => {
-  it('there are four, each importing from mkt', () => {
-    expect(blocks).toHaveLength(4);
+  it('there are five, each importing from mkt', () => {
+    expect(blocks).toHaveLength(5);
     for (const code of blocks) expect(code).toMatch(/from 'mkt';/);
   });
 
@@ -99,5 +114,10 @@ describe("the README's library examples", () => {
   it('4: a token the service refuses is an AuthError', async () => {
     const { err } = await run(3);
     expect(err).toMatch(/^not authenticated \(401 UNAUTHORIZED\): .* \(401\); the access token is missing, invalid or expired/);
+  });
+
+  it("5: the sandbox's quotes pass quoteProblems", async () => {
+    const { out } = await run(4);
+    expect(out).toBe('EURUSD looks right\nAAPL looks right\n');
   });
 });

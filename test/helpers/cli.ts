@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { sleep } from '../../src/api/request.js';
+import { sleep } from '../../src/shared/sleep.js';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Deps } from '../../src/cli/deps.js';
 import type { IO } from '../../src/cli/io.js';

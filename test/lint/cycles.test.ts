@@ -13,15 +13,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DPDM = path.join(path.dirname(createRequire(import.meta.url).resolve('dpdm/package.json')), 'lib/bin/dpdm.js');
 
 /**
- * src/api's own cycles, which the branch `core` breaks (issue 18, item 1).
- * TODO(integrator): removed when core merges; the list is then empty, and stays so.
- */
-const ALLOWED_UNTIL_CORE_MERGES = [
-  'src/api/request.ts -> src/api/pacer.ts',
-  'src/api/response.ts -> src/api/request.ts -> src/api/pacer.ts',
-];
-
-/**
  * dpdm's exit code and the cycles it lists, one `a -> b -> c` line each. The project's tsconfig
  * resolves `./b.js` to b.ts, as tsc does; `types` is the flag for type-only imports.
  */
@@ -45,8 +36,8 @@ describe('imports have no cycles', () => {
 
   it('src/**/*.ts: none, type imports included', async () => {
     const { code, cycles, output } = await findCycles(ROOT, 'src/**/*.ts');
-    expect(cycles, output).toEqual(ALLOWED_UNTIL_CORE_MERGES);
-    expect(code).toBe(cycles.length === 0 ? 0 : 1);
+    expect(cycles, output).toEqual([]);
+    expect(code).toBe(0);
   });
 
   it('the check sees a cycle of type imports alone', async () => {

@@ -18,6 +18,8 @@ describe('layers point one way', () => {
     ['src/render/wrong.ts', "import type { Deps } from '../cli/deps.js';\nexport type { Deps };\n"],
     ['src/config/wrong.ts', "import { MktError } from '../api/errors.js';\nexport { MktError };\n"],
     ['src/sandbox/wrong.ts', "import { getQuotes } from '../api/quotes.js';\nexport { getQuotes };\n"],
+    ['src/cli/commands/wrong.ts', "import { getQuotes } from '../../api/quotes.js';\nexport { getQuotes };\n"],
+    ['src/cli/wrong.ts', "import type { TransportOptions } from '../api/transport.js';\nexport type { TransportOptions };\n"],
   ])('%s: %s fails lint', async (file, text) => {
     expect(await problems(file, text)).toEqual([expect.stringMatching(/may not import from/)]);
   });
@@ -27,6 +29,8 @@ describe('layers point one way', () => {
     ['src/render/right.ts', "import type { Quote } from '../api/types.js';\nexport type { Quote };\n"],
     ['src/sandbox/right.ts', "import { ORGANIZATION_PATTERN } from '../shared/patterns.js';\nexport { ORGANIZATION_PATTERN };\n"],
     ['src/cli/commands/right.ts', "import { ConfigStore } from '../../config/store.js';\nexport { ConfigStore };\n"],
+    ['src/cli/commands/right.ts', "import { createClient } from '../../api/index.js';\nexport { createClient };\n"],
+    ['src/cli/right.ts', "import { createClientWith } from '../api/internal.js';\nexport { createClientWith };\n"],
   ])('%s: %s passes', async (file, text) => {
     expect(await problems(file, text)).toEqual([]);
   });

@@ -4,9 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
-import { createPacer, type PacedAnswer } from '../../src/api/pacer.js';
+import { createPacer } from '../../src/api/pacer.js';
 import { parseRetryAfter, policyWindow, readRateLimit } from '../../src/api/rate-limit-headers.js';
-import type { TransportOptions, WaitEvent } from '../../src/api/request.js';
+import type { PacedAnswer, TransportOptions, WaitEvent } from '../../src/api/transport.js';
 import type { RateLimitInfo } from '../../src/api/types.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';

@@ -4,7 +4,8 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createPacer } from '../../src/api/pacer.js';
-import { sendRequest, type HttpRequest } from '../../src/api/request.js';
+import { sendRequest } from '../../src/api/request.js';
+import type { HttpRequest } from '../../src/api/transport.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, symbolsOf, useServers } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli } from './util.js';

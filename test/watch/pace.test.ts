@@ -1,6 +1,7 @@
 // When the next poll is due: the interval, stretched by the rate limit, and backoff after errors.
 import { describe, expect, it } from 'vitest';
-import { afterFailure, afterRateLimit, afterSuccess, MAX_BACKOFF_MS } from '../../src/cli/watch/pace.js';
+import { afterFailure, afterRateLimit, afterSuccess } from '../../src/cli/watch/pace.js';
+import { MAX_WATCH_BACKOFF_MS } from '../../src/shared/limits.js';
 
 describe('afterSuccess', () => {
   it.each([
@@ -52,8 +53,8 @@ describe('afterFailure', () => {
     [2000, 2, 1, 4000],
     [2000, 2, 0, 2000],
     [2000, 3, 0.5, 6000],
-    [2000, 10, 1, MAX_BACKOFF_MS], // capped
-    [2000, 100, 1, MAX_BACKOFF_MS], // no overflow however long it fails
+    [2000, 10, 1, MAX_WATCH_BACKOFF_MS], // capped
+    [2000, 100, 1, MAX_WATCH_BACKOFF_MS], // no overflow however long it fails
     [60_000, 3, 1, 60_000], // never sooner than the interval
   ])('interval %s, failure %s, random %s -> %s ms', (interval, failures, random, delay) => {
     expect(afterFailure(interval, failures, () => random).delayMs).toBe(delay);

@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { EXIT_CODE_TABLE } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
+import { formatDuration } from '../../shared/duration.js';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
+import { formatBytes } from '../../shared/read-limited.js';
 
 export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_BASE_URL', 'the service address (no built-in default)'],
@@ -13,8 +16,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for getting and renewing tokens by themselves (mkt status counts them)'],
   ['MKT_CONFIG_DIR', 'the directory of config.json (default: the OS config directory, e.g. ~/.config/mkt)'],
   ['MKT_FORMAT', 'the default output format of mkt quotes'],
-  ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', 'defaults for --timeout (15s), --retries (2), --max-wait (90s)'],
-  ['MKT_CA_FILE', 'extra CA certificates (PEM, at most 4 MiB) to trust; NODE_EXTRA_CA_CERTS works too'],
+  ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', `defaults for --timeout (${formatDuration(DEFAULT_TIMEOUT_MS)}), --retries (${DEFAULT_RETRIES}), --max-wait (${formatDuration(DEFAULT_MAX_WAIT_MS)})`],
+  ['MKT_CA_FILE', `extra CA certificates (PEM, at most ${formatBytes(MAX_CA_FILE_BYTES)}) to trust; NODE_EXTRA_CA_CERTS works too`],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies (either case)'],
   ['MKT_DEBUG=1', 'print requests (secrets redacted) and stack traces'],
   ['MKT_ALLOW_INSECURE_HTTP=1', 'allow plain http to hosts other than loopback'],

@@ -1,11 +1,12 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
-import { API_KEY_PATTERN, cliLogin } from '../../api/auth.js';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
+import { API_KEY_PATTERN } from '../../shared/patterns.js';
 import { UsageError } from '../errors.js';
+import { createCliClient } from '../client.js';
 import { describeToken, warnAboutScope } from '../describe-token.js';
 import type { Explainer } from '../explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
@@ -64,7 +65,7 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
     deps.io.stderr.write('warning: MKT_TOKEN is set; it overrides the token stored by this login until you unset it\n');
   }
   const http = await createHttp(deps, options, state);
-  const token = await cliLogin(http, baseUrl, apiKey, organizationId);
+  const token = await createCliClient(http, { baseUrl }).cliLogin({ apiKey, organizationId });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
     // The organization asked for and checked above; the service's echo of it is not trusted.

@@ -1,16 +1,16 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import { Command, Option } from 'commander';
-import { MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../api/client-options.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
+import type { QuotesResult } from '../../api/index.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_INTERVAL_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import type { QuotesResult } from '../../api/types.js';
 import { withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
-import { parseDuration } from '../../shared/duration.js';
+import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
+import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
 import { chosenFormat, defaultFormat, FORMATS, parseFields } from '../options/format.js';
 import { FIELD_NAMES } from '../../render/fields.js';
@@ -48,7 +48,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
     // --- watch mode (issue 7; src/cli/watch/) ---
     .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
-    .option('--interval <duration>', 'with --watch: time between polls, at least 1s (default 2s)')
+    .option('--interval <duration>', `with --watch: time between polls, at least ${formatDuration(MIN_INTERVAL_MS)} (default ${formatDuration(DEFAULT_INTERVAL_MS)})`)
     .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
     .option('--changes-only', 'with --watch: only the quotes whose prices changed since the previous poll (the board hides the rest)')
     .addHelpText('after', `
@@ -103,10 +103,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   let result: QuotesResult;
   try {
     // A 401 renews a client-credentials token once and asks again (token-renewal.ts).
-    result = await withCredentials(deps, options, http, (credentials) => getQuotes(http, {
-      baseUrl: credentials.baseUrl,
-      accessToken: credentials.accessToken,
-      organizationId: credentials.organizationId,
+    result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({
       symbols,
       venue,
       batchSize,

@@ -1,12 +1,12 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
-import { clientCredentials } from '../../api/auth.js';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { safeJson } from '../../shared/text.js';
+import { createCliClient } from '../client.js';
 import { describeToken, warnAboutScope } from '../describe-token.js';
 import type { Explainer } from '../explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
@@ -66,7 +66,7 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   const clientId = await readClientId(deps, options);
   const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
   const http = await createHttp(deps, options, state);
-  const token = await clientCredentials(http, baseUrl, clientId, clientSecret);
+  const token = await createCliClient(http, { baseUrl }).clientCredentials({ clientId, clientSecret });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
     profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,

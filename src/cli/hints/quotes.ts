@@ -2,7 +2,8 @@
 // a rate-limit plan in symbols and --max-wait, a request too long for --batch-size, symbols the
 // service rejected; the refusals of its credentials (./credentials.ts).
 import { ApiError, InvalidRequestError, RateLimitError } from '../../api/index.js';
-import { DEFAULT_BATCH_SIZE, statedBatchLimit } from '../../api/quotes.js';
+import { statedBatchLimit } from '../../api/internal.js';
+import { DEFAULT_BATCH_SIZE } from '../../shared/limits.js';
 import { formatDuration, formatWait, perWindow } from '../../shared/duration.js';
 import type { Deps } from '../deps.js';
 import type { Explainer, Words } from '../explain.js';

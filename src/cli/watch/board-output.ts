@@ -3,7 +3,7 @@
 // so there is no flicker; redrawn on resize and, while the watch waits, once a second so ages
 // grow; the screen and cursor given back by stop(), which leaves the last board on the normal screen
 // when the watch ended by itself.
-import type { Quote } from '../../api/types.js';
+import type { Quote } from '../../api/index.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';

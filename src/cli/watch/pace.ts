@@ -7,14 +7,8 @@
 // wait is ever shorter than what is left of the interval, and none longer than --max-wait: a
 // stretch past it is not made (the service decides with a 429), a Retry-After past it ends the
 // watch (run-watch.ts).
-import type { RateLimitInfo } from '../../api/types.js';
-
-export const MIN_INTERVAL_MS = 1000;
-export const DEFAULT_INTERVAL_MS = 2000;
-/** The longest wait between retries after transient errors. */
-export const MAX_BACKOFF_MS = 30_000;
-/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+import type { RateLimitInfo } from '../../api/index.js';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WATCH_BACKOFF_MS } from '../../shared/limits.js';
 /**
  * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
  * pacing adds a few milliseconds per poll, which is not news to the reader.
@@ -65,7 +59,7 @@ export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefi
  * with "equal jitter" (half fixed, half random) so many watchers do not retry in step.
  */
 export function afterFailure(intervalMs: number, failures: number, random: () => number): NextPoll {
-  const ceiling = Math.min(MAX_BACKOFF_MS, Math.max(intervalMs, intervalMs * 2 ** Math.min(failures - 1, 16)));
+  const ceiling = Math.min(MAX_WATCH_BACKOFF_MS, Math.max(intervalMs, intervalMs * 2 ** Math.min(failures - 1, 16)));
   const delayMs = Math.max(intervalMs, Math.round(ceiling / 2 + (random() * ceiling) / 2));
   return { delayMs, throttled: false };
 }

@@ -18,18 +18,16 @@
 // fires at once, which once made a watch send 1,514 requests in 3 s against `Retry-After: 2592000`.
 // Output that cannot be written ends the watch with exit 1. Only the symbols asked for are kept: a
 // service sending new ones at every poll grew the board's history without end.
-import { NetworkError, RateLimitError, ServerError } from '../../api/errors.js';
+import { NetworkError, RateLimitError, ServerError, type Quote } from '../../api/index.js';
 import { outputError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, getQuotes } from '../../api/quotes.js';
-import { DEFAULTS, type HttpOptions } from '../../api/request.js';
-import { tryAgainAt } from '../../api/response.js';
-import type { Quote } from '../../api/types.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../../shared/limits.js';
 import { createChangeTracker } from '../../render/changes.js';
 import type { History } from '../../render/sparkline.js';
-import { formatDuration, formatWait } from '../../shared/duration.js';
+import { formatDuration, formatWait, tryAgainAt } from '../../shared/duration.js';
 import type { QuotesOptions } from '../options/quotes.js';
 import { requireCredentials, withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
+import { createCliClient, type ClientSettings } from '../client.js';
 import { createHttp } from '../http.js';
 import type { RunState } from '../run-state.js';
 import type { FormatChoice } from '../options/format.js';
@@ -62,7 +60,7 @@ export async function runWatch(
   const settings = resolveWatchSettings(deps, options, request.format);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
-  const maxWaitMs = http.maxWaitMs ?? DEFAULTS.maxWaitMs;
+  const maxWaitMs = http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   // q (read by the board), SIGINT/SIGTERM (deps.signal) and an output that cannot be written all
   // end the watch through this signal, which also cancels a request in flight and the wait.
   const quit = new AbortController();
@@ -72,12 +70,12 @@ export async function runWatch(
   let output: WatchOutput | undefined;
   // On the board, nothing but frames may reach the terminal: stderr lines would scribble over it.
   // The library's waits inside a poll (the rate budget of a many-batch poll) show on the board.
-  const quiet: Partial<HttpOptions> = settings.board
+  const quiet: Partial<ClientSettings> = settings.board
     ? { onWait: (event) => event.kind === 'rate-limit' && output?.rateLimited(deps.now() + event.waitMs), onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
     : {};
-  const credentialHttp: HttpOptions = { ...http, ...quiet, signal: quit.signal };
+  const credentialHttp: ClientSettings = { ...http, ...quiet, signal: quit.signal };
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
-  const pollHttp: HttpOptions = { ...credentialHttp, retries: 0 };
+  const pollHttp: ClientSettings = { ...credentialHttp, retries: 0 };
 
   let stopKeys = () => {};
   let outputFailure: Error | undefined;
@@ -111,8 +109,8 @@ export async function runWatch(
 }
 
 interface PollContext {
-  credentialHttp: HttpOptions;
-  pollHttp: HttpOptions;
+  credentialHttp: ClientSettings;
+  pollHttp: ClientSettings;
   signal: AbortSignal;
   /** The longest any one wait may be. */
   maxWaitMs: number;
@@ -137,10 +135,7 @@ async function pollUntilDone(
     try {
       // Per poll: renews a client-credentials token before it expires (MKT_CLIENT_ID/SECRET), and
       // once after a 401, asking again.
-      const result = await withCredentials(deps, options, context.credentialHttp, (credentials) => getQuotes(context.pollHttp, {
-        baseUrl: credentials.baseUrl,
-        accessToken: credentials.accessToken,
-        organizationId: credentials.organizationId,
+      const result = await withCredentials(deps, options, context.credentialHttp, (credentials) => createCliClient(context.pollHttp, credentials).getQuotes({
         symbols: request.symbols,
         venue: request.venue,
         batchSize: request.batchSize,

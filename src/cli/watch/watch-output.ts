@@ -1,5 +1,5 @@
 // What the watch loop tells its output, the live board on a terminal or the NDJSON stream in a pipe.
-import type { QuotesResult } from '../../api/types.js';
+import type { QuotesResult } from '../../api/index.js';
 import type { QuoteChange } from '../../render/changes.js';
 
 export interface PollUpdate {

@@ -12,7 +12,7 @@ import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { useAscii } from '../charset.js';
 import { isColorEnabled } from '../io.js';
-import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from './pace.js';
+import { DEFAULT_INTERVAL_MS, MAX_WATCH_COUNT, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { parseFields, type FormatChoice } from '../options/format.js';
 import type { FieldName } from '../../render/fields.js';
 import { RENDERERS, type Format } from '../../render/formats.js';
@@ -67,7 +67,7 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen:
     deps.io.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
     intervalMs = MIN_INTERVAL_MS;
   }
-  const count = options.count === undefined ? undefined : parseInteger(options.count, '--count', { min: 1, max: 1_000_000 });
+  const count = options.count === undefined ? undefined : parseInteger(options.count, '--count', { min: 1, max: MAX_WATCH_COUNT });
   return {
     board,
     plain,

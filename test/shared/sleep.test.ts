@@ -1,7 +1,7 @@
 // No wait is handed to a timer unchecked: Node turns a setTimeout over 2^31-1 ms into 1 ms (with a
 // TimeoutOverflowWarning), which made a watch asked to wait 30 days poll hundreds of times a second.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sleep } from '../../src/api/request.js';
+import { sleep } from '../../src/shared/sleep.js';
 
 const warnings: string[] = [];
 const onWarning = (warning: Error) => warnings.push(warning.name);
