@@ -22,3 +22,22 @@ describe('links in README.md and docs/', () => {
       .toEqual(['docs/x.md', 'img one.png', '../out.md']);
   });
 });
+
+describe('docs/architecture.md', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  // Every path it names in backticks, from the repository's top: src/…, test/…, docs/…, bin/…, scripts/….
+  const named = [...text.matchAll(/`((?:src|test|docs|bin|scripts)\/[\w./-]+)`(\*\*)?( \(new\))?/g)]
+    .map(([, file, , isNew]) => ({ file: file!, isNew: isNew !== undefined }));
+
+  it('every file or folder it names is there, but the walk-through\'s new ones', () => {
+    const missing = named.filter(({ file, isNew }) => !isNew && !fs.existsSync(path.join(ROOT, file))).map(({ file }) => file);
+    expect(missing).toEqual([]);
+    // The walk-through's new files are new: a file of that name would make the walk-through stale.
+    expect(named.filter(({ file, isNew }) => isNew && fs.existsSync(path.join(ROOT, file)))).toEqual([]);
+  });
+
+  it('names the files it describes (the check above reads them)', () => {
+    expect(named.length).toBeGreaterThan(40);
+    expect(named.filter(({ isNew }) => isNew).map(({ file }) => file)).toEqual(['src/api/instruments.ts', 'src/cli/commands/instruments.ts', 'src/sandbox/instruments-route.ts']);
+  });
+});
