@@ -2,6 +2,7 @@
 // is read) is written by every one-shot format and streamed by the --watch formats with no renderer
 // of its own. The resource here is made up for the test: instruments, with text, a price and a time.
 import { describe, expect, it } from 'vitest';
+import { parseFields } from '../../src/cli/options/format.js';
 import type { FieldSet } from '../../src/render/fields.js';
 import { FORMATS, renderersFor } from '../../src/render/formats.js';
 
@@ -106,6 +107,14 @@ describe('a resource declared once, in every format', () => {
     expect((await RENDERERS.ndjson.render(view, { ...options, fields })).split('\n')[0]).toBe('{"tick_size":0.00001,"symbol":"EURUSD"}');
     expect(Object.keys(JSON.parse(await RENDERERS.json.render(view, { ...options, fields })).data[0])).toEqual(fields);
     expect((await RENDERERS.table.render(view, { ...options, fields })).split('\n')[1]).toBe('| Tick                   | Symbol |');
+  });
+
+  it('--fields is checked against the declaration', () => {
+    expect(parseFields('Tick_Size, symbol', 'csv', INSTRUMENT_MODEL)).toEqual(['tick_size', 'symbol']);
+    expect(() => parseFields('symbol,bid', 'tsv', INSTRUMENT_MODEL)).toThrow(expect.objectContaining({
+      message: '--fields: unknown field "bid"',
+      hint: 'valid fields: symbol, name, tick_size, listed, e.g. --fields symbol,name,tick_size',
+    }));
   });
 
   it('the formats that stream for --watch stream it too: their header once, then each poll\'s lines', () => {
