@@ -3,6 +3,7 @@
 import { aheadOfClock, quoteProblems, type Quote, type QuotesResult } from '../api/index.js';
 import type { FieldName } from '../render/fields.js';
 import { RENDERERS } from '../render/formats.js';
+import type { QuotesView } from '../render/quotes.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
@@ -34,7 +35,8 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
   // The table fits a terminal's width; in a pipe it has none and is drawn whole.
   const columns = deps.io.stdoutIsTTY ? terminalColumns(deps.io.columns, deps.env) : undefined;
-  const view = { data: result.data, missing: result.missing, stale };
+  // JSON writes `missing` (and `stale`) after `data`, in this order: the view's other members.
+  const view: QuotesView = { data: result.data, missing: result.missing, stale };
   deps.io.stdout.write(await RENDERERS[options.format].render(view, { fields: options.fields, color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
 
   const problems: string[] = [];

@@ -1,7 +1,8 @@
-// A quote's fields, declared once: what each is called, what kind of value it is, and how it is read
-// from a quote. Every format reads this: tsv, csv, json and ndjson (formats.ts) write the fields the
-// service sends, the table and the board (table.ts, board.ts) add the two they derive. A price is
-// read as the text the service sent, never a float: the formats write its digits as they came.
+// A resource's fields, declared once: what each is called, what kind of value it is, and how it is
+// read from an item. Every format reads the declaration (a FieldSet): tsv, csv, json and ndjson
+// (formats.ts) write the fields the service sends, the table adds the ones it derives. Quotes are
+// the first resource declared here (QUOTE_MODEL); the board (board.ts) reads their fields too. A
+// price is read as the text the service sent, never a float: the formats write its digits as they came.
 import type { Quote } from '../api/types.js';
 import { subtract } from './decimal.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
@@ -13,23 +14,39 @@ import { formatAge } from '../shared/time.js';
  */
 export type FieldKind = 'text' | 'price' | 'time';
 
-export const FIELD_NAMES = ['symbol', 'bid', 'ask', 'mid', 'timestamp', 'spread', 'age'] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
-
-export interface QuoteField {
-  name: FieldName;
+export interface Field<T, N extends string = string> {
+  name: N;
   /** The column's title in the table and on the board. */
   title: string;
   kind: FieldKind;
-  /** Computed from the sent fields (spread, age): shown by the table and the board only. */
+  /** Computed from the sent fields (a quote's spread and age): shown by the table (and the board) only. */
   derived: boolean;
   /** In the table and on the board. */
   align: 'left' | 'right';
   /** When the terminal is narrow, lower goes first; undefined: never dropped. */
   dropOrder?: number;
   /** The value as text: a sent field exactly as sent, a derived one computed exactly. */
-  read(quote: Quote, now: number): string;
+  read(item: T, now: number): string;
 }
+
+/** A resource's declaration: its fields by name, and which of them each kind of format writes. */
+export interface FieldSet<T, N extends string = string> {
+  fields: Readonly<Record<N, Field<T, N>>>;
+  /** Every field, in the order --fields lists them. */
+  names: readonly N[];
+  /** What the service sends, in its order: the fields of tsv, csv, json and ndjson. */
+  sent: readonly N[];
+  /** The columns of the table. */
+  table: readonly N[];
+}
+
+export function fieldsOf<T, N extends string>(set: FieldSet<T, N>, names: readonly N[]): Field<T, N>[] {
+  return names.map((name) => set.fields[name]);
+}
+
+export const FIELD_NAMES = ['symbol', 'bid', 'ask', 'mid', 'timestamp', 'spread', 'age'] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+export type QuoteField = Field<Quote, FieldName>;
 
 export const QUOTE_FIELDS: Readonly<Record<FieldName, QuoteField>> = {
   symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (quote) => quote.symbol },
@@ -47,9 +64,7 @@ export const SENT_FIELDS: readonly FieldName[] = ['symbol', 'bid', 'ask', 'mid',
 /** The columns of the table and the board. */
 export const TABLE_FIELDS: readonly FieldName[] = ['symbol', 'bid', 'ask', 'mid', 'spread', 'age'];
 
-export function fieldsOf(names: readonly FieldName[]): QuoteField[] {
-  return names.map((name) => QUOTE_FIELDS[name]);
-}
+export const QUOTE_MODEL: FieldSet<Quote, FieldName> = { fields: QUOTE_FIELDS, names: FIELD_NAMES, sent: SENT_FIELDS, table: TABLE_FIELDS };
 
 /**
  * A quote's age as it is drawn. Under 10 s in tenths (`0.8s`), under a minute in seconds, both

@@ -1,10 +1,11 @@
-// The output formats of mkt quotes, one renderer each, all reading the fields declared in fields.ts.
-// A renderer draws a whole result (mkt quotes); a format that can grow a poll at a time (a header
-// once, then lines) also streams for --watch. JSON is one document and cannot; the table's live
-// form is the board (board.ts).
+// The output formats, one renderer each, all reading a resource's declared fields (fields.ts):
+// renderersFor(model) gives any declared resource every format with no code of its own. A renderer
+// draws a whole result (mkt quotes); a format that can grow a poll at a time (a header once, then
+// lines) also streams for --watch. JSON is one document and cannot; the quotes table's live form is
+// the board (board.ts).
 import type { Quote } from '../api/types.js';
-import { SENT_FIELDS, TABLE_FIELDS, type FieldName } from './fields.js';
-import { csvHeader, csvRows, renderCsv, renderJson, renderNdjson, renderTsv, tsvHeader, tsvRows, type QuotesView } from './quotes.js';
+import { fieldsOf, QUOTE_MODEL, type FieldName, type FieldSet } from './fields.js';
+import { csvHeader, csvRows, jsonText, ndjsonText, tsvHeader, tsvRows, type View } from './quotes.js';
 
 export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -13,9 +14,9 @@ export function isFormat(value: string): value is Format {
   return (FORMATS as readonly string[]).includes(value);
 }
 
-export interface RenderOptions {
+export interface RenderOptions<N extends string = FieldName> {
   /** The fields, in order; each format's own by default. */
-  fields?: readonly FieldName[];
+  fields?: readonly N[];
   color: boolean;
   /** Milliseconds since the epoch, for ages. */
   now: number;
@@ -26,44 +27,63 @@ export interface RenderOptions {
 }
 
 /** A format that streams: its header once, then each poll's lines. */
-export interface StreamRenderer {
-  header(fields: readonly FieldName[]): string;
-  rows(data: readonly Quote[], fields: readonly FieldName[], now: number): string;
+export interface StreamRenderer<T = Quote, N extends string = FieldName> {
+  header(fields: readonly N[]): string;
+  rows(data: readonly T[], fields: readonly N[], now: number): string;
 }
 
-export interface Renderer {
+export interface Renderer<T = Quote, N extends string = FieldName> {
   /** The fields it writes unless told otherwise. */
-  fields: readonly FieldName[];
-  render(view: QuotesView, options: RenderOptions): string | Promise<string>;
-  stream?: StreamRenderer;
+  fields: readonly N[];
+  render(view: View<T>, options: RenderOptions<N>): string | Promise<string>;
+  stream?: StreamRenderer<T, N>;
 }
 
-export const RENDERERS: Readonly<Record<Format, Renderer>> = {
-  table: {
-    fields: TABLE_FIELDS,
-    async render(view, options) {
-      // chalk loads only when a table is drawn.
-      const { renderTable } = await import('./table.js');
-      return renderTable(view.data, { ...options, fields: options.fields ?? TABLE_FIELDS });
+/** Every format for a declared resource: tsv, csv, json and ndjson write the sent fields, the table its own. */
+export function renderersFor<T, N extends string>(model: FieldSet<T, N>): Record<Format, Renderer<T, N>> {
+  const sent = (names: readonly N[] | undefined) => fieldsOf(model, names ?? model.sent);
+  return {
+    table: {
+      fields: model.table,
+      async render(view, options) {
+        // chalk loads only when a table is drawn.
+        const { fieldTable } = await import('./table.js');
+        return fieldTable(view.data, fieldsOf(model, options.fields ?? model.table), options);
+      },
     },
-  },
-  tsv: {
-    fields: SENT_FIELDS,
-    render: (view, options) => renderTsv(view.data, options.fields ?? SENT_FIELDS, options.now),
-    stream: { header: tsvHeader, rows: tsvRows },
-  },
-  csv: {
-    fields: SENT_FIELDS,
-    render: (view, options) => renderCsv(view.data, options.fields ?? SENT_FIELDS, options.now),
-    stream: { header: csvHeader, rows: csvRows },
-  },
-  json: {
-    fields: SENT_FIELDS,
-    render: (view, options) => renderJson(view, options.fields ?? SENT_FIELDS, options.now),
-  },
-  ndjson: {
-    fields: SENT_FIELDS,
-    render: (view, options) => renderNdjson(view.data, options.fields ?? SENT_FIELDS, options.now),
-    stream: { header: () => '', rows: renderNdjson },
+    tsv: {
+      fields: model.sent,
+      render: (view, options) => tsvHeader(options.fields ?? model.sent) + tsvRows(view.data, sent(options.fields), options.now),
+      stream: { header: tsvHeader, rows: (data, names, now) => tsvRows(data, sent(names), now) },
+    },
+    csv: {
+      fields: model.sent,
+      render: (view, options) => csvHeader(options.fields ?? model.sent) + csvRows(view.data, sent(options.fields), options.now),
+      stream: { header: csvHeader, rows: (data, names, now) => csvRows(data, sent(names), now) },
+    },
+    json: {
+      fields: model.sent,
+      render: (view, options) => jsonText(view, sent(options.fields), options.now),
+    },
+    ndjson: {
+      fields: model.sent,
+      render: (view, options) => ndjsonText(view.data, sent(options.fields), options.now),
+      stream: { header: () => '', rows: (data, names, now) => ndjsonText(data, sent(names), now) },
+    },
+  };
+}
+
+/**
+ * Quotes' renderers: every format as declared, except the table, which is quotes' own (table.ts: the
+ * spread, the age, and marks for crossed, locked, stale and impossible quotes; the board's columns).
+ */
+export const RENDERERS: Readonly<Record<Format, Renderer>> = {
+  ...renderersFor(QUOTE_MODEL),
+  table: {
+    fields: QUOTE_MODEL.table,
+    async render(view, options) {
+      const { renderTable } = await import('./table.js');
+      return renderTable(view.data, { ...options, fields: options.fields ?? QUOTE_MODEL.table });
+    },
   },
 };

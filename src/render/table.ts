@@ -2,13 +2,14 @@
 // (never rounded), the spread computed exactly, the age of each quote, and marks for crossed,
 // locked and stale quotes and for quotes that cannot be right (quoteProblems). Colour only when
 // the caller says so; the words carry the same facts. Laid out by the engine in grid.ts, which the
-// watch board shares: on a terminal the table fits its width, in a pipe it is drawn whole.
+// watch board shares: on a terminal the table fits its width, in a pipe it is drawn whole. Any other
+// declared resource gets the plain form (fieldTable): its fields' columns, prices aligned, no marks.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { quoteProblems } from '../api/quote-checks.js';
 import type { Quote } from '../api/types.js';
 import { isStale } from '../shared/time.js';
 import { alignDecimals, compactDecimal, compare, fractionDigits, padFraction, plainDecimal } from './decimal.js';
-import { FIELD_NAMES, fieldsOf, formatQuoteAge, TABLE_FIELDS, type FieldName } from './fields.js';
+import { FIELD_NAMES, fieldsOf, formatQuoteAge, QUOTE_MODEL, TABLE_FIELDS, type Field, type FieldName } from './fields.js';
 import { BOX_FRAME, drawBox, layoutColumns, type Column } from './grid.js';
 import { cellText } from './quotes.js';
 
@@ -48,7 +49,7 @@ export const MAX_PRICE_WIDTH = 24;
 /** The facts of each row, before alignment and colour: every field's cell, as fields.ts reads it. */
 export function quoteRows(data: readonly Quote[], options: Pick<TableOptions, 'now' | 'maxAgeMs'>): QuoteRow[] {
   const cell = (text: string) => compactDecimal(text, MAX_PRICE_WIDTH);
-  const fields = fieldsOf(FIELD_NAMES);
+  const fields = fieldsOf(QUOTE_MODEL, FIELD_NAMES);
   return data.map((quote) => {
     const bid = plainDecimal(quote.bid);
     const ask = plainDecimal(quote.ask);
@@ -92,20 +93,9 @@ export function quoteColumns(
   rows: readonly QuoteRow[], chalk: ChalkInstance, priceStyle?: PriceStyle, ascii = false, names: readonly FieldName[] = TABLE_FIELDS,
 ): NamedColumn[] {
   const dim = (text: string, row: number) => (rows[row]!.stale ? chalk.dim(text) : text);
-  const columns: NamedColumn[] = fieldsOf(names).map((field) => {
-    const cells = rows.map((row) => row[field.name]);
-    const price = field.kind === 'price';
-    const aligned = price ? alignDecimals(cells, MAX_PRICE_WIDTH) : cells;
-    return {
-      name: field.name,
-      title: field.title,
-      align: field.align,
-      cells: aligned,
-      style: price && priceStyle !== undefined ? (padded, row) => dim(priceStyle(field.name, padded, row), row) : dim,
-      dropOrder: field.dropOrder,
-      // The aligned cells share one width; a price wider than MAX_PRICE_WIDTH does not set it.
-      widest: price ? Math.max(0, ...aligned.filter((_cell, row) => cells[row]!.length <= MAX_PRICE_WIDTH).map((cell) => cell.length)) : undefined,
-    };
+  const columns: NamedColumn[] = fieldsOf(QUOTE_MODEL, names).map((field) => {
+    const styled = field.kind === 'price' && priceStyle !== undefined;
+    return fieldColumn(field, rows.map((row) => row[field.name]), styled ? (padded, row) => dim(priceStyle(field.name, padded, row), row) : dim);
   });
   const ellipsis = ascii ? '...' : '…';
   if (rows.some((row) => row.notes.length > 0)) {
@@ -122,11 +112,39 @@ export function quoteColumns(
   return columns;
 }
 
+/** A field's column: a price's cells aligned on the point, the title, alignment and drop order declared. */
+function fieldColumn<N extends string>(field: Field<never, N>, cells: string[], style: Column['style']): Column & { name: N } {
+  const price = field.kind === 'price';
+  const aligned = price ? alignDecimals(cells, MAX_PRICE_WIDTH) : cells;
+  return {
+    name: field.name,
+    title: field.title,
+    align: field.align,
+    cells: aligned,
+    style,
+    dropOrder: field.dropOrder,
+    // The aligned cells share one width; a price wider than MAX_PRICE_WIDTH does not set it.
+    widest: price ? Math.max(0, ...aligned.filter((_cell, row) => cells[row]!.length <= MAX_PRICE_WIDTH).map((cell) => cell.length)) : undefined,
+  };
+}
+
 export function renderTable(data: readonly Quote[], options: TableOptions): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const ascii = options.ascii === true;
-  const columns = quoteColumns(quoteRows(data, options), chalk, undefined, ascii, options.fields);
+  return drawTable(quoteColumns(quoteRows(data, options), chalk, undefined, options.ascii === true, options.fields), chalk, options);
+}
+
+/** Any declared resource's table: a column per field, a price as sent (in exponent form when shorter), no marks. */
+export function fieldTable<T>(data: readonly T[], fields: readonly Field<T>[], options: Omit<TableOptions, 'fields' | 'maxAgeMs'>): string {
+  const cell = (field: Field<T>, item: T) => {
+    const value = field.read(item, options.now);
+    return field.kind === 'price' ? compactDecimal(value, MAX_PRICE_WIDTH) : cellText(value);
+  };
+  const columns = fields.map((field) => fieldColumn(field, data.map((item) => cell(field, item)), undefined));
+  return drawTable(columns, new Chalk({ level: options.color ? 1 : 0 }), options);
+}
+
+function drawTable(columns: Column[], chalk: ChalkInstance, options: Pick<TableOptions, 'ascii' | 'columns'>): string {
   // A width of 0 is a terminal that does not know its own: drawn whole, as in a pipe.
   const width = options.columns !== undefined && options.columns > 0 ? options.columns : undefined;
-  return drawBox(layoutColumns(columns, width, BOX_FRAME), { ascii, title: (text) => chalk.bold(text), maxWidth: width });
+  return drawBox(layoutColumns(columns, width, BOX_FRAME), { ascii: options.ascii === true, title: (text) => chalk.bold(text), maxWidth: width });
 }

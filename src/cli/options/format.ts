@@ -7,7 +7,7 @@ import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
 import { FORMATS, isFormat, type Format } from '../../render/formats.js';
-import { FIELD_NAMES, QUOTE_FIELDS, type FieldName } from '../../render/fields.js';
+import { QUOTE_MODEL, type FieldName, type FieldSet } from '../../render/fields.js';
 
 export { FORMATS, isFormat, type Format };
 
@@ -48,25 +48,27 @@ export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
 }
 
 /**
- * --fields: the fields to write, in order, checked against the format: every format takes the
- * fields the service sends (symbol, bid, ask, mid, timestamp); the table and the board also take
- * the two they derive (spread, age). Undefined without --fields: each format's own.
+ * --fields: the fields to write, in order, checked against the format and the resource's declared
+ * fields (fields.ts; quotes by default): every format takes the fields the service sends (a quote's
+ * symbol, bid, ask, mid, timestamp); the table and the board also take the ones derived (spread,
+ * age). Undefined without --fields: each format's own.
  */
-export function parseFields(text: string | undefined, format: Format): FieldName[] | undefined {
+export function parseFields(text: string | undefined, format: Format): FieldName[] | undefined;
+export function parseFields<N extends string>(text: string | undefined, format: Format, model: FieldSet<never, N>): N[] | undefined;
+export function parseFields(text: string | undefined, format: Format, model: FieldSet<never, string> = QUOTE_MODEL): string[] | undefined {
   if (text === undefined) return undefined;
   const names = text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
-  const valid = format === 'table' ? FIELD_NAMES : FIELD_NAMES.filter((name) => !QUOTE_FIELDS[name].derived);
-  const hint = `valid fields: ${FIELD_NAMES.join(', ')} (spread and age in the table and on the board only), e.g. --fields symbol,bid,ask`;
+  const derived = model.names.filter((name) => model.fields[name]?.derived === true);
+  const valid = format === 'table' ? model.names : model.names.filter((name) => !derived.includes(name));
+  const only = derived.length === 0 ? '' : ` (${derived.join(' and ')} in the table and on the board only)`;
+  const hint = `valid fields: ${model.names.join(', ')}${only}, e.g. --fields ${model.sent.slice(0, 3).join(',')}`;
   if (names.length === 0) throw new UsageError('--fields needs at least one field', hint);
-  const fields: FieldName[] = [];
+  const fields: string[] = [];
   for (const name of names) {
-    if (!(FIELD_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(`--fields: unknown field "${stripForMessage(name)}"`, hint);
-    }
-    const field = name as FieldName;
-    if (!valid.includes(field)) throw new UsageError(`--fields: ${field} is shown by the table and the board only, not by ${format}`, hint);
-    if (fields.includes(field)) throw new UsageError(`--fields: ${field} is given twice`, hint);
-    fields.push(field);
+    if (!model.names.includes(name)) throw new UsageError(`--fields: unknown field "${stripForMessage(name)}"`, hint);
+    if (!valid.includes(name)) throw new UsageError(`--fields: ${name} is shown by the table and the board only, not by ${format}`, hint);
+    if (fields.includes(name)) throw new UsageError(`--fields: ${name} is given twice`, hint);
+    fields.push(name);
   }
   return fields;
 }
