@@ -94,7 +94,7 @@ async function buildCli(dir) {
     entryPoints: [join(ROOT, 'src/cli/main.ts')],
     outfile: join(dir, 'cli', 'main.cjs'),
     plugins: [undiciAlias, lazyHttp2].filter((plugin) => !without.has(plugin.name)),
-    define: { MKT_VERSION: version },
+    define: { MKT_VERSION: version, MKT_WASM_BUDGET: String(!without.has('wasm-budget')) },
     // Less to read and hash on every run: 3 ms of Node 22's and 24's ~70 ms (docs/benchmarks.md).
     // Names are kept, so a stack trace (MKT_DEBUG=1) still names the functions.
     minifyWhitespace: true,
@@ -107,7 +107,7 @@ async function buildCli(dir) {
     outfile: join(dir, 'cli', 'launch.cjs'),
     // Loaded beside it at run time, after --version is answered.
     external: ['./main.cjs'],
-    define: { MKT_VERSION: version, MKT_WASM_BUDGET: String(!without.has('wasm-budget')) },
+    define: { MKT_VERSION: version },
   });
 }
 

@@ -27,9 +27,10 @@ type Connector = buildConnector.connector;
 type Proxy = { value: string; source: string };
 
 
+/** `beforeParser`: called once before undici compiles its HTTP parser, at the first connection (wasm-budget.ts). */
 export async function createDispatcher(
   deps: Deps, caFile: { value: string; source: string } | undefined, timeoutMs: number, connections: number | undefined,
-  onDebug: ((line: string) => void) | undefined,
+  onDebug: ((line: string) => void) | undefined, beforeParser?: () => void,
 ): Promise<Dispatcher> {
   const env = deps.env;
   const connect: Record<string, unknown> = { timeout: timeoutMs };
@@ -46,7 +47,7 @@ export async function createDispatcher(
   };
   // A direct connection has undici's connect timeout already; the guard adds the run's signal.
   const direct = new Agent({ maxHeaderSize: MAX_HEADER_SIZE, connections, factory: (origin, options: Record<string, unknown>) =>
-    pool(origin, options, guardConnector(buildConnector(connect), deps.signal)) });
+    pool(origin, options, guardConnector(buildConnector(connect), deps.signal, { beforeParser })) });
   if (!proxies.httpProxy && !proxies.httpsProxy) return direct;
 
   if (onDebug) {
@@ -65,7 +66,7 @@ export async function createDispatcher(
     requestTls: connect,
     // Each connection of the proxy agent: a tunnel through the proxy (CONNECT, then TLS), or the
     // connection to the proxy that carries plain http.
-    factory: (origin, options: Record<string, unknown>) => pool(origin, options, guardConnector(options.connect as Connector, deps.signal, timeoutMs)),
+    factory: (origin, options: Record<string, unknown>) => pool(origin, options, guardConnector(options.connect as Connector, deps.signal, { deadlineMs: timeoutMs, beforeParser })),
   });
   const httpsProxy = proxies.httpsProxy ? viaProxy(proxies.httpsProxy) : direct;
   const httpProxy = proxies.httpProxy ? viaProxy(proxies.httpProxy) : direct;
@@ -115,10 +116,14 @@ export async function createDispatcher(
  * undici would take its own "socket closed" for a reason to reconnect at once, without end. The
  * connection undici gets skips an unsolicited `100 Continue` (interim-responses.ts); an HTTP/2 one
  * (never negotiated: mkt does not set allowH2) is left alone.
+ *
+ * `beforeParser` runs once a direct connection is open, before undici parses on it; for a tunnel
+ * before it opens, since undici parses the proxy's answer to CONNECT on a connection of its own.
  */
-function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: number): Connector {
+function guardConnector(connector: Connector, signal: AbortSignal, { deadlineMs, beforeParser }: { deadlineMs?: number; beforeParser?: () => void }): Connector {
   return (options, callback) => {
     if (signal.aborted) return callback(connectError('UND_ERR_ABORTED', 'interrupted'), null);
+    if (deadlineMs !== undefined) beforeParser?.();
     const rest = new AbortController();
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -130,8 +135,12 @@ function guardConnector(connector: Connector, signal: AbortSignal, deadlineMs?: 
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      if (args[0]) rest.abort();
-      else if ((args[1] as TLSSocket).alpnProtocol !== 'h2') skipUnsolicitedContinue(args[1], MAX_HEADER_SIZE);
+      if (args[0]) {
+        rest.abort();
+      } else {
+        if (deadlineMs === undefined) beforeParser?.();
+        if ((args[1] as TLSSocket).alpnProtocol !== 'h2') skipUnsolicitedContinue(args[1], MAX_HEADER_SIZE);
+      }
       callback(...args);
     };
     const onAbort = () => settle(connectError('UND_ERR_ABORTED', 'interrupted'), null);

@@ -20,8 +20,9 @@ export type CliHttp = ClientSettings & { cliProgress: Progress };
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
+ * `longRunning`: the command polls until stopped (`--watch`), and V8 tunes it as it goes (deps.ts).
  */
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number): Promise<CliHttp> {
+export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number, longRunning = false): Promise<CliHttp> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -36,7 +37,8 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
   const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULT_MAX_WAIT_MS;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
-  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug);
+  const beforeParser = longRunning ? undefined : deps.spareWasmTierUp;
+  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug, beforeParser);
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
   const progress = createProgress(deps, { quiet: flags.quiet, verbose });
   state.cleanups.push(async () => progress.stop());

@@ -4,9 +4,6 @@
 // Built-in modules through process.getBuiltinModule: an `import` of one builds an ES module facade.
 import { isVersionRequest, VERSION } from './version.js';
 
-/** Inlined by scripts/build.js: false with --without wasm-budget, to measure what the flag is worth. */
-declare const MKT_WASM_BUDGET: boolean;
-
 type Main = typeof import('./main.js').main;
 
 /** The part of node:module that Node 20's types do not know yet. */
@@ -17,8 +14,6 @@ interface CompileCache {
 
 export async function launch(argv: string[]): Promise<number> {
   if (isVersionRequest(argv)) return writeVersion();
-  if (MKT_WASM_BUDGET && !isLongRunning(argv)) setWasmTieringBudget();
-  // After the flag: V8's flags are part of the cache's key, and Node reads them here.
   enableCompileCache(process.env);
   // This file is built as CommonJS beside the bundle (scripts/build.js): require is Node's own loader.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,30 +32,6 @@ function writeVersion(): Promise<number> {
       resolve(1);
     });
   });
-}
-
-/** `mkt sandbox` and `mkt quotes --watch`: processes that run for long get V8 as it comes. */
-function isLongRunning(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  const args = end === -1 ? argv : argv.slice(0, end);
-  return args.some((arg) => arg === 'sandbox' || arg === '--watch' || /^-[^-]*w/.test(arg));
-}
-
-/** Node majors the flag was measured on (docs/benchmarks.md); V8 prints an error for a flag it lacks. */
-const WASM_BUDGET_NODES = [20, 22, 24];
-
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline compiler,
- * and then, once the parser has run a little, again with its optimising one on a background thread,
- * which the process waits for at exit: tens of milliseconds of every short run, after the output
- * is written. A tier-up budget that is never spent keeps llhttp on the baseline code, which is
- * plenty for the few responses of a short run. V8 reads the budget when llhttp is instantiated,
- * so setting it here is enough. It can go when `npm run bench -- --only devices` shows the flag
- * worth less than 20 ms on Node 22 and 24 (V8 no longer waiting at exit, or undici parsing in JS).
- */
-function setWasmTieringBudget(): void {
-  if (!WASM_BUDGET_NODES.includes(Number(process.versions.node.split('.')[0]))) return;
-  process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=1000000000');
 }
 
 /**

@@ -58,7 +58,7 @@ export async function runWatch(
   terminal: WatchTerminal = createProcessTerminal(deps), history?: History,
 ): Promise<number> {
   const settings = resolveWatchSettings(deps, options, request.format);
-  const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY);
+  const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY, true);
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
   const maxWaitMs = http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   // q (read by the board), SIGINT/SIGTERM (deps.signal) and an output that cannot be written all
