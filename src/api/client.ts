@@ -6,15 +6,19 @@
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 //
 // Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
-// token guard; this file only binds them to one baseUrl and set of options.
+// token guard; this file only binds them to one baseUrl and set of options. It exports the client
+// and every shape its methods take and return, and nothing else: index.ts passes all of it on.
 import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
 import { checkClientOptions } from './client-options.js';
 import type { ClientContext } from './endpoint.js';
 import { getQuotes, type GetQuotesInput } from './quotes.js';
+import { SEAM, type WithSeam } from './seam.js';
 import type { HttpOptions, TransportOptions } from './transport.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export type { CliLoginInput, GetQuotesInput };
+export type { HttpOptions, WaitEvent } from './transport.js';
+export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
 
 export interface ClientOptions extends HttpOptions {
   /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
@@ -50,20 +54,13 @@ export interface Client {
 }
 
 /**
- * What mkt itself hands the client beside the public options: the clock, the waits and the jitter,
- * so that its tests replace them rather than wait (src/api/internal.ts). Not part of the library.
+ * Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...).
+ * The one place every operation is checked and sent, for programs and the CLI alike; the CLI's
+ * clock, waits and jitter come through src/api/internal.ts (seam.ts).
  */
-export type ClientSeam = Pick<TransportOptions, 'now' | 'sleep' | 'random'>;
-
-/** Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...). */
 export function createClient(options: ClientOptions): Client {
-  return createClientWith(options, {});
-}
-
-/** createClient with the seam: the one place every operation is checked and sent, for programs and the CLI alike. */
-export function createClientWith(options: ClientOptions, seam: ClientSeam): Client {
   checkClientOptions(options);
-  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, ...rest } = options;
+  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, [SEAM]: seam = {}, ...rest } = options as WithSeam<ClientOptions>;
   const http: TransportOptions = { ...rest, now: seam.now, sleep: seam.sleep, random: seam.random };
   const context: ClientContext = { baseUrl, http, accessToken, organizationId };
   return {

@@ -8,6 +8,8 @@ import { createClient, NetworkError, OptionsError, type ClientOptions, type MktE
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import { sendQuotes, startFaultServer, useServers } from '../helpers/fault-server.js';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const { closeLater } = useServers();
 
@@ -37,6 +39,21 @@ describe('the public index', () => {
     expect(Object.keys(library).sort()).toEqual([
       'AbortError', 'ApiError', 'AuthError', 'ForbiddenError', 'InvalidRequestError', 'MktError', 'NetworkError', 'OptionsError',
       'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'aheadOfClock', 'createClient', 'quoteProblems',
+    ]);
+  });
+
+  // index.ts passes on the whole of client.ts, which must then hold the public shapes and nothing of
+  // mkt's own (the seam, createClientWith): this lists what a program's types can name.
+  it('names these types and values to TypeScript, nothing internal', () => {
+    const entry = fileURLToPath(new URL('../../src/api/index.ts', import.meta.url));
+    const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const names = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name).sort();
+    expect(names).toEqual([
+      'AbortError', 'ApiError', 'AuthError', 'CliLoginInput', 'Client', 'ClientCredentialsInput', 'ClientOptions', 'ForbiddenError',
+      'GetQuotesInput', 'HttpOptions', 'InvalidRequestError', 'MktError', 'MktErrorCode', 'NetworkError', 'NetworkErrorCode', 'OptionsError',
+      'Quote', 'QuotesResult', 'RateLimitError', 'RateLimitInfo', 'RateLimitPlan', 'ResponseError', 'ServerError', 'TimeoutError',
+      'TokenResponse', 'WaitEvent', 'aheadOfClock', 'createClient', 'quoteProblems',
     ]);
   });
 });
