@@ -6,7 +6,7 @@ import type { TransportOptions } from './transport.js';
 
 export type ClientSeam = Pick<TransportOptions, 'now' | 'sleep' | 'random'>;
 
-export const SEAM: unique symbol = Symbol('mkt.clientSeam');
+export const SEAM: unique symbol = Symbol('clientSeam');
 
 /** Options that may carry the seam. */
 export type WithSeam<T> = T & { [SEAM]?: ClientSeam };
