@@ -1,6 +1,6 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { QuotesResult } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_INTERVAL_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
@@ -12,8 +12,8 @@ import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
-import { chosenFormat, defaultFormat, FORMATS, parseFields } from '../options/format.js';
-import { FIELD_NAMES } from '../../render/fields.js';
+import { addFormatOptions, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
+import { QUOTE_MODEL } from '../../render/fields.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
@@ -22,26 +22,14 @@ import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
 import { writeQuotes } from '../quotes-output.js';
 
-/**
- * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
- * names are still the option's choices for completion and help.
- */
-function fieldsOption(): Option {
-  const option = new Option('--fields <list>', 'the fields to write, in order, e.g. symbol,bid,ask (spread and age: table and board only)');
-  option.argChoices = [...FIELD_NAMES];
-  return option;
-}
-
 export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('quotes')
     .description('get the latest quotes: bid, ask, mid and timestamp, with every digit the service sends')
     .argument('[symbol...]', 'symbols, e.g. EURUSD AAPL (or comma-separated)')
     .option('-s, --symbols <list>', 'comma-separated symbols')
     .option('--symbols-file <file>', 'symbols from a file, one per line or comma-separated, # comments; - for stdin')
-    .option('--venue <venue>', 'only quotes from this venue or market center, e.g. XNAS')
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
-    .option('--json', 'the same as --format json')
-    .addOption(fieldsOption())
+    .option('--venue <venue>', 'only quotes from this venue or market center, e.g. XNAS');
+  addFormatOptions(command, QUOTE_MODEL)
     .option('--strict', 'exit 3 when a symbol is missing, a quote is stale, or a quote cannot be right (a negative price, a mid outside bid..ask, a date that does not exist)')
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)

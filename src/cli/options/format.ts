@@ -1,7 +1,7 @@
 // Which output format mkt quotes writes, decided in one place for a one-shot run and a watch alike:
 // --format (or --json), then MKT_FORMAT, then the profile's `format` setting; with none of them,
 // table on a terminal and tsv in a pipe (a watch: the board on a terminal, NDJSON in a pipe).
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
@@ -73,6 +73,22 @@ export function parseFields(text: string | undefined, format: Format, model: Fie
   return fields;
 }
 
+/**
+ * -f/--format, --json and --fields, for a command that writes a resource declared as a FieldSet.
+ * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
+ * names are still the option's choices for completion and help.
+ */
+export function addFormatOptions(command: Command, model: FieldSet<never, string>): Command {
+  const derived = model.names.filter((name) => model.fields[name]?.derived === true);
+  const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
+  const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
+  fields.argChoices = [...model.names];
+  return command
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
+    .option('--json', 'the same as --format json')
+    .addOption(fields);
+}
+
 function stripForMessage(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 40);
 }
@@ -90,7 +106,8 @@ export function errorsAsJson(deps: Deps | undefined, command: Command | undefine
   if (command === undefined) return false;
   const flags = commandOptions<FormatFlags>(command);
   if (flags.json) return true;
-  if (command.name() !== 'quotes' || deps === undefined) return false;
+  // Only a command that takes --format has a format to follow without being asked for JSON.
+  if (!command.options.some((option) => option.long === '--format') || deps === undefined) return false;
   try {
     return JSON_FORMATS.has(chooseFormat(deps, flags));
   } catch {
