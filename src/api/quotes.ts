@@ -3,7 +3,7 @@
 import { AbortError, InvalidRequestError, ResponseError } from './errors.js';
 import { checkQuotesInput } from './client-options.js';
 import { callEndpoint, endpoint, requireBearer, type ClientContext } from './endpoint.js';
-import { JsonNumber } from './json.js';
+import { decimalText, JsonNumber } from './json.js';
 import { stripControl } from '../shared/text.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../shared/limits.js';
 import { createPacer } from './pacer.js';
@@ -11,11 +11,6 @@ import type { CallProgress, Pacer, TransportOptions } from './transport.js';
 import { displayUrl } from './response.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createWaitBudget } from './wait-budget.js';
-
-// JSON's number grammar: what a price may look like, as a number or a numeric string. The exponent
-// is capped at three digits: 1e600000000 is valid JSON, and writing it out in plain notation for
-// the table would take all the memory there is.
-export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 
 /** Client.getQuotes' input. */
 export interface GetQuotesInput {
@@ -181,9 +176,9 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
     const record = item as Record<string, unknown>;
     const symbol = record.symbol;
     if (typeof symbol !== 'string' || symbol.trim() === '') throw fail(`quote ${index + 1} without a symbol`);
-    const bid = priceText(record.bid);
-    const ask = priceText(record.ask);
-    const mid = priceText(record.mid);
+    const bid = decimalText(record.bid);
+    const ask = decimalText(record.ask);
+    const mid = decimalText(record.mid);
     const timestamp = record.timestamp;
     // This loop runs 10,000 times for a long list: the messages are built only when one is needed.
     if (bid === undefined || ask === undefined || mid === undefined || typeof timestamp !== 'string' || !isTimestamp(timestamp)) {
@@ -197,17 +192,11 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
 function quoteProblem(record: Record<string, unknown>): string {
   for (const field of ['bid', 'ask', 'mid'] as const) {
     const sent = record[field];
-    if (priceText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${kind(sent)})`;
+    if (decimalText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${kind(sent)})`;
   }
   const timestamp = record.timestamp;
   if (typeof timestamp !== 'string') return timestamp === undefined ? 'without a timestamp' : 'with a timestamp that is not a string';
   return `with a timestamp that is not ISO 8601 (${printable(timestamp)})`;
-}
-
-/** The exact text of a price sent as a JSON number (already checked by the parser) or a numeric string. */
-function priceText(value: unknown): string | undefined {
-  const text = value instanceof JsonNumber ? value.source : typeof value === 'string' ? value.trim() : undefined;
-  return text !== undefined && DECIMAL.test(text) ? text : undefined;
 }
 
 
