@@ -95,6 +95,16 @@ export function checkCredentials(accessToken: unknown, organizationId: unknown):
   }
 }
 
+/** A call's symbols: an array of at least one, each 1 to 32 visible ASCII characters; `operation` names the call. */
+export function checkSymbols(operation: string, symbols: unknown): void {
+  if (!Array.isArray(symbols) || symbols.length === 0) throw invalid(`${operation} needs symbols: an array of at least one symbol, e.g. ["EURUSD"]`);
+  const bad = symbols.filter((symbol) => typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol));
+  if (bad.length > 0) {
+    throw invalid(`invalid symbol${bad.length > 1 ? 's' : ''} in symbols: ${bad.slice(0, 5).map(shown).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
+      'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces');
+  }
+}
+
 export interface CheckedQuotesInput {
   symbols?: unknown;
   venue?: unknown;
@@ -104,13 +114,7 @@ export interface CheckedQuotesInput {
 }
 
 export function checkQuotesInput(input: CheckedQuotesInput): void {
-  const { symbols } = input;
-  if (!Array.isArray(symbols) || symbols.length === 0) throw invalid('getQuotes needs symbols: an array of at least one symbol, e.g. ["EURUSD"]');
-  const bad = symbols.filter((symbol) => typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol));
-  if (bad.length > 0) {
-    throw invalid(`invalid symbol${bad.length > 1 ? 's' : ''} in symbols: ${bad.slice(0, 5).map(shown).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
-      'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces');
-  }
+  checkSymbols('getQuotes', input.symbols);
   if (input.venue !== undefined && (typeof input.venue !== 'string' || !VENUE_PATTERN.test(input.venue))) {
     throw invalid(`venue must be 1 to 64 visible ASCII characters, not ${shown(input.venue)}`);
   }
