@@ -52,6 +52,17 @@ export function isColorEnabled(isTTY: boolean, env: Env, noColorFlag = false): b
   return isTTY;
 }
 
+/**
+ * A terminal's width as it reports it, or COLUMNS when it reports nothing (0, as `script` and some
+ * CI runners and container consoles do, or no number at all), as other tools do; undefined when
+ * neither says: the table is then drawn whole, as in a pipe, and the board assumes 80.
+ */
+export function terminalColumns(reported: number | undefined, env: Env): number | undefined {
+  if (reported !== undefined && reported > 0) return reported;
+  const fromEnv = env.COLUMNS?.trim() ?? '';
+  return /^[1-9]\d{0,4}$/.test(fromEnv) ? Number(fromEnv) : undefined;
+}
+
 /** MKT_DEBUG=1 (anything but empty or 0): verbose requests and stack traces. */
 export function isDebug(env: Env): boolean {
   return env.MKT_DEBUG !== undefined && env.MKT_DEBUG !== '' && env.MKT_DEBUG !== '0';

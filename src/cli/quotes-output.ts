@@ -11,7 +11,7 @@ import { stripControl } from '../shared/text.js';
 import { useAscii } from './charset.js';
 import type { Deps } from './deps.js';
 import { IncompleteError } from './errors.js';
-import { isColorEnabled } from './io.js';
+import { isColorEnabled, terminalColumns } from './io.js';
 import type { Format } from './options/format.js';
 
 export interface WriteQuotesOptions {
@@ -58,17 +58,6 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
   for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
   return 0;
-}
-
-/**
- * A terminal's width as it reports it, or COLUMNS when it reports nothing (0, as `script` and some
- * CI runners and container consoles do, or no number at all), as other tools do; undefined when
- * neither says: the table is then drawn whole, as in a pipe, and the board assumes 80.
- */
-export function terminalColumns(reported: number | undefined, env: Deps['env']): number | undefined {
-  if (reported !== undefined && reported > 0) return reported;
-  const fromEnv = env.COLUMNS?.trim() ?? '';
-  return /^[1-9]\d{0,4}$/.test(fromEnv) ? Number(fromEnv) : undefined;
 }
 
 export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {

@@ -8,9 +8,9 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
+import { terminalColumns } from '../io.js';
 import { scrubSecrets } from '../secrets.js';
 import type { FieldName } from '../../render/fields.js';
-import { terminalColumns } from '../quotes-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 

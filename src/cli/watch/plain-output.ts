@@ -8,7 +8,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { formatClock } from '../../shared/time.js';
 import type { FieldName } from '../../render/fields.js';
 import type { Deps } from '../deps.js';
-import { terminalColumns } from '../quotes-output.js';
+import { terminalColumns } from '../io.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
