@@ -10,9 +10,9 @@ import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 
-/** `mkt instruments`, a command main knows nothing of: it asks the service and registers no wording. */
-const registerInstruments: RegisterCommand = (program, deps) => {
-  program.command('instruments').action(async () => {
+/** `mkt widgets`, a command main knows nothing of: it asks the service and registers no wording. */
+const registerWidgets: RegisterCommand = (program, deps) => {
+  program.command('widgets').action(async () => {
     const client = createClient({ baseUrl: deps.env.MKT_BASE_URL!, accessToken: deps.env.MKT_TOKEN, organizationId: deps.env.MKT_ORG, retries: 0 });
     await client.getQuotes({ symbols: ['EURUSD'] });
   });
@@ -20,7 +20,7 @@ const registerInstruments: RegisterCommand = (program, deps) => {
 
 async function run(argv: string[], baseUrl: string, env: Record<string, string> = { MKT_TOKEN: 'tok_garbage' }) {
   const test = createTestDeps({ env: { MKT_BASE_URL: baseUrl, MKT_ORG: 'org_demo', MKT_RETRIES: '0', ...env } });
-  const code = await main(argv, test.deps, [...COMMANDS, registerInstruments]);
+  const code = await main(argv, test.deps, [...COMMANDS, registerWidgets]);
   return { code, stdout: test.stdout(), stderr: test.stderr() };
 }
 
@@ -45,7 +45,7 @@ describe('a command without its own wording gets the generic one, never quotes\'
     const server = await servers.start((_req, res) => sendError(res, status, code));
     const fill = (text: string) => text.replaceAll('{url}', server.url);
 
-    const own = await run(['instruments'], `${server.url}${suffix}`);
+    const own = await run(['widgets'], `${server.url}${suffix}`);
     expect(own.code).toBe(exitCode);
     expect(own.stdout).toBe('');
     expect(own.stderr).toBe(fill(generic));
