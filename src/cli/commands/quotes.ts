@@ -12,7 +12,7 @@ import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
-import { addFormatOptions, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
+import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/fields.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
@@ -60,9 +60,7 @@ Examples:
 }
 
 export async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, state: RunState): Promise<number> {
-  if (options.json && options.format !== undefined && options.format !== 'json') {
-    throw new UsageError(`--json and --format ${options.format} cannot be used together`);
-  }
+  checkFormatFlags(options);
   const symbols = await collectSymbols(deps, { args, symbols: options.symbols, symbolsFile: options.symbolsFile });
   if (symbols.length === 0) {
     throw new UsageError('no symbols given', 'name them as arguments (mkt quotes EURUSD AAPL), with --symbols A,B, or with --symbols-file FILE');

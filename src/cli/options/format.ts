@@ -1,4 +1,4 @@
-// Which output format mkt quotes writes, decided in one place for a one-shot run and a watch alike:
+// Which output format a command writes (quotes, or any resource declared as a FieldSet), decided in one place for a one-shot run and a watch alike:
 // --format (or --json), then MKT_FORMAT, then the profile's `format` setting; with none of them,
 // table on a terminal and tsv in a pipe (a watch: the board on a terminal, NDJSON in a pipe).
 import { Option, type Command } from 'commander';
@@ -21,6 +21,13 @@ export interface FormatFlags {
 export interface FormatChoice {
   format: Format;
   from: string;
+}
+
+/** --json and a --format other than json, refused before the command does anything else. */
+export function checkFormatFlags(flags: FormatFlags): void {
+  if (flags.json && flags.format !== undefined && flags.format !== 'json') {
+    throw new UsageError(`--json and --format ${flags.format} cannot be used together`);
+  }
 }
 
 /** The format asked for by flag, environment or profile; undefined when none is. */
