@@ -66,7 +66,7 @@ export async function createDispatcher(
     requestTls: connect,
     // Each connection of the proxy agent: a tunnel through the proxy (CONNECT, then TLS), or the
     // connection to the proxy that carries plain http.
-    factory: (origin, options: Record<string, unknown>) => pool(origin, options, guardConnector(options.connect as Connector, deps.signal, { deadlineMs: timeoutMs, beforeParser })),
+    factory: (origin, options: Record<string, unknown>) => pool(origin, options, guardConnector(options.connect as Connector, deps.signal, { deadlineMs: timeoutMs, beforeParser, proxied: true })),
   });
   const httpsProxy = proxies.httpsProxy ? viaProxy(proxies.httpsProxy) : direct;
   const httpProxy = proxies.httpProxy ? viaProxy(proxies.httpProxy) : direct;
@@ -117,13 +117,15 @@ export async function createDispatcher(
  * connection undici gets skips an unsolicited `100 Continue` (interim-responses.ts); an HTTP/2 one
  * (never negotiated: mkt does not set allowH2) is left alone.
  *
- * `beforeParser` runs once a direct connection is open, before undici parses on it; for a tunnel
- * before it opens, since undici parses the proxy's answer to CONNECT on a connection of its own.
+ * `beforeParser` runs once a direct connection is open, before undici parses on it; through a
+ * proxy (`proxied`) before the connection opens, since undici parses the proxy's answer to
+ * CONNECT on a connection of its own.
  */
-function guardConnector(connector: Connector, signal: AbortSignal, { deadlineMs, beforeParser }: { deadlineMs?: number; beforeParser?: () => void }): Connector {
+function guardConnector(connector: Connector, signal: AbortSignal, guard: { deadlineMs?: number; beforeParser?: () => void; proxied?: boolean }): Connector {
+  const { deadlineMs, beforeParser, proxied = false } = guard;
   return (options, callback) => {
     if (signal.aborted) return callback(connectError('UND_ERR_ABORTED', 'interrupted'), null);
-    if (deadlineMs !== undefined) beforeParser?.();
+    if (proxied) beforeParser?.();
     const rest = new AbortController();
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -138,7 +140,7 @@ function guardConnector(connector: Connector, signal: AbortSignal, { deadlineMs,
       if (args[0]) {
         rest.abort();
       } else {
-        if (deadlineMs === undefined) beforeParser?.();
+        if (!proxied) beforeParser?.();
         if ((args[1] as TLSSocket).alpnProtocol !== 'h2') skipUnsolicitedContinue(args[1], MAX_HEADER_SIZE);
       }
       callback(...args);

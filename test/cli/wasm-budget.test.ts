@@ -64,10 +64,17 @@ const HOOK = `
 const fs = require('node:fs');
 const v8 = require('node:v8');
 const events = [];
+// Connections open and TLS handshakes done, counted as the client sees them.
+const done = { connect: 0, secureConnect: 0 };
+const emit = require('node:net').Socket.prototype.emit;
+require('node:net').Socket.prototype.emit = function (name, ...args) {
+  if (name in done) done[name]++;
+  return emit.call(this, name, ...args);
+};
 const set = v8.setFlagsFromString;
 v8.setFlagsFromString = (flags) => {
   const loaded = process.moduleLoadList.filter((name) => name.startsWith('NativeModule '));
-  events.push({ flag: flags, loaded: ['net', '_http_common', 'tls'].filter((name) => loaded.includes('NativeModule ' + name)) });
+  events.push({ flag: flags, loaded: ['net', '_http_common', 'tls'].filter((name) => loaded.includes('NativeModule ' + name)), ...done });
   return set(flags);
 };
 const Module = WebAssembly.Module;
@@ -78,12 +85,12 @@ process.on('exit', () => fs.writeFileSync(process.env.HOOK_OUT, JSON.stringify(e
 `;
 
 describe.skipIf(EXE !== undefined)('the built bin', () => {
-  const run = async (args: string[], baseUrl: string) => {
+  const run = async (args: string[], baseUrl: string, extraEnv: Record<string, string> = {}) => {
     const dir = tempDir();
     try {
       fs.writeFileSync(path.join(dir, 'hook.cjs'), HOOK);
       const out = path.join(dir, 'events.json');
-      const env = baseEnv({ ...quotesEnv(baseUrl), HOOK_OUT: out, MKT_CONFIG_DIR: path.join(dir, 'config'), XDG_CACHE_HOME: path.join(dir, 'cache') });
+      const env = baseEnv({ ...quotesEnv(baseUrl, extraEnv), HOOK_OUT: out, MKT_CONFIG_DIR: path.join(dir, 'config'), XDG_CACHE_HOME: path.join(dir, 'cache') });
       const child = spawn(process.execPath, ['-r', path.join(dir, 'hook.cjs'), BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
       const result = await collect(child, performance.now(), '', 20_000);
       return { ...result, events: JSON.parse(fs.readFileSync(out, 'utf8')) as Array<Record<string, unknown>> };
@@ -92,20 +99,30 @@ describe.skipIf(EXE !== undefined)('the built bin', () => {
     }
   };
 
-  it('mkt quotes sets the flag once, after node:net and node:http have loaded, before llhttp is compiled', async () => {
+  it('mkt quotes sets the flag once, with its connection open, before llhttp is compiled', async () => {
     const api = await quotesServer();
     const result = await run(['quotes', 'EURUSD', '--json'], api.url);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.events).toEqual([{ flag: '--wasm-tiering-budget=1000000000', loaded: ['net', '_http_common'] }, { wasm: true }]);
+    expect(result.events).toEqual([{ flag: '--wasm-tiering-budget=1000000000', loaded: ['net', '_http_common'], connect: 1, secureConnect: 0 }, { wasm: true }]);
   });
 
-  it('over https, after the handshake: node:tls is loaded before the flag', async () => {
+  it('over https, after the handshake: node:tls is loaded and compiled with its cache', async () => {
     const api = await quotesServer(true);
     const result = await run(['quotes', 'EURUSD', '--json', '--ca-file', certificates().caFile], api.url);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.events).toEqual([{ flag: '--wasm-tiering-budget=1000000000', loaded: ['net', '_http_common', 'tls'] }, { wasm: true }]);
+    expect(result.events).toEqual([{ flag: '--wasm-tiering-budget=1000000000', loaded: ['net', '_http_common', 'tls'], connect: 1, secureConnect: 1 }, { wasm: true }]);
+  });
+
+  it('through HTTP_PROXY, before the connection to the proxy opens', async () => {
+    const api = await quotesServer();
+    const forward = closeLater(await startForwardProxy({ hosts: { [`proxied.test:${api.port}`]: `127.0.0.1:${api.port}` } }));
+    const result = await run(['quotes', 'EURUSD', '--json'], api.url.replace('127.0.0.1', 'proxied.test'), { HTTP_PROXY: forward.url, MKT_ALLOW_INSECURE_HTTP: '1' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(forward.seen).toHaveLength(1);
+    expect(result.events).toEqual([{ flag: '--wasm-tiering-budget=1000000000', loaded: ['net', '_http_common'], connect: 0, secureConnect: 0 }, { wasm: true }]);
   });
 
   it('mkt quotes --watch leaves V8 as it is', async () => {
