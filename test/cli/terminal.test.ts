@@ -14,6 +14,8 @@ import type { FieldSet } from '../../src/render/fields.js';
 import { HAS_SCRIPT, ROOT, runOnTerminal } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
 import { cliLogin, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { useServers } from '../helpers/fault-server.js';
+import { setupBoard } from '../watch/board-harness.js';
 
 const SGR = /\u001b\[[0-9;]*m/;
 
@@ -153,6 +155,27 @@ describe('--no-color and NO_COLOR hold for every command', () => {
     expect(a.code).toBe(b.code);
     expect(a.stderr).toBe(b.stderr);
     expect(a.stdout).toBe(b.stdout);
+  });
+});
+
+describe('the live board follows the run\'s terminal', () => {
+  const servers = useServers();
+
+  it.each([
+    ['FORCE_COLOR=1', [], true],
+    ['FORCE_COLOR=1 and --no-color after the command', ['--no-color'], false],
+  ])('%s: colour %s', async (_name, flags, coloured) => {
+    let tick = 0;
+    const server = await servers.script((_request, res) => {
+      tick++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"data":[{"symbol":"EURUSD","bid":1.0850${tick},"ask":1.0851${tick},"mid":1.08505${tick},"timestamp":"2025-01-06T14:30:00Z"}]}`);
+    });
+    const session = setupBoard(server.url, () => {});
+    expect(await main(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2', ...flags], session.deps)).toBe(0);
+    const frames = session.writes.filter((write) => write.startsWith('\u001b[H'));
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.some((frame) => SGR.test(frame))).toBe(coloured);
   });
 });
 
