@@ -1,5 +1,5 @@
-// Box-drawing characters, arrows, sparkline blocks and ellipses, or plain ASCII: decided once here,
-// at the edge, and handed down to the table and the board as colour is.
+// Box-drawing characters, arrows, sparkline blocks and ellipses, or plain ASCII: the rule, which the
+// run's terminal (terminal.ts) applies once and hands down to the table and the board as colour is.
 import type { Env } from './io.js';
 
 /**

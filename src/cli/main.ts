@@ -50,7 +50,7 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, stripControl }, { isDebug }] = await Promise.all([
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
@@ -68,7 +68,7 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   }
   if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted';
   // Messages can quote the service; nothing it sends may drive the terminal, or give a secret away.
-  const clean = (text: string) => scrubSecrets(deps, stripControl(text));
+  const clean = (text: string) => scrubSecrets(deps, printable(text));
   message = clean(message);
   hint = hint === undefined ? undefined : clean(hint);
   requestId = requestId === undefined ? undefined : clean(requestId);

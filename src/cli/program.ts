@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
 import type { RunState } from './run-state.js';
+import { createTerminal } from './terminal.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
 import { registerConfig } from './commands/config.js';
@@ -47,16 +48,31 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
   addTargetOptions(program);
   program
     .option('-v, --verbose', 'print each request and response on stderr (secrets redacted)')
-    .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print')
-    .option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
+    .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print');
   configure(program, deps, state);
 
   for (const register of commands) register(program, deps, state);
   for (const command of program.commands) configure(command, deps, state);
+  // The run's terminal, once the flags are parsed: --no-color holds for every command, before it or after.
+  program.hook('preAction', (_program, action) => {
+    state.terminal = createTerminal(deps, { noColor: colorRefused(action) });
+  });
   return program;
 }
 
+const NO_COLOR_HELP = 'never use colour (also NO_COLOR=1 or TERM=dumb)';
+
+/** --no-color given to the command that runs or to one above it (`mkt --no-color quotes`, `mkt quotes --no-color`). */
+function colorRefused(command: Command): boolean {
+  for (let current: Command | null = command; current !== null; current = current.parent) {
+    if (current.opts<{ color?: boolean }>().color === false) return true;
+  }
+  return false;
+}
+
 function configure(command: Command, deps: Deps, state: RunState): void {
+  // Every command takes --no-color, as it takes the other shared flags, before it or after it.
+  if (!command.options.some((option) => option.long === '--no-color')) command.option('--no-color', NO_COLOR_HELP);
   command
     // main words an error for the command that ran, in its output format: known as soon as it is
     // chosen, so that a flag it fails to parse (`mkt quotes --json --bogus`) is worded for it too.

@@ -1,43 +1,36 @@
 // What `mkt quotes` writes once the quotes are in: the data in the chosen format on stdout, then the
 // warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
 import { aheadOfClock, quoteProblems, type Quote, type QuotesResult } from '../api/index.js';
-import type { FieldName } from '../render/fields.js';
-import { RENDERERS } from '../render/formats.js';
-import type { QuotesView } from '../render/quotes.js';
+import type { QuoteFieldName } from '../render/quote-fields.js';
+import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
-import { stripControl } from '../shared/text.js';
-import { useAscii } from './charset.js';
-import type { Deps } from './deps.js';
+import { printable } from '../shared/text.js';
 import { IncompleteError } from './errors.js';
-import { isColorEnabled, terminalColumns } from './io.js';
 import type { Format } from './options/format.js';
+import type { Terminal } from './terminal.js';
+import { writeResource } from './writer.js';
 
 export interface WriteQuotesOptions {
   format: Format;
   /** --fields, checked against the format; undefined: the format's own. */
-  fields?: readonly FieldName[];
+  fields?: readonly QuoteFieldName[];
   symbolCount: number;
   maxAgeMs: number | undefined;
   /** As typed, for the warning: `older than 30s`. */
   maxAge?: string;
   strict?: boolean;
-  color?: boolean;
 }
 
 /** Writes the result and returns the exit code (or throws IncompleteError under --strict). */
-export async function writeQuotes(deps: Deps, result: QuotesResult, options: WriteQuotesOptions): Promise<number> {
+export async function writeQuotes(terminal: Terminal, result: QuotesResult, options: WriteQuotesOptions): Promise<number> {
   const { maxAgeMs } = options;
   const asked = options.symbolCount;
-  const now = deps.now();
+  const now = terminal.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
-  const color = isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false);
-  // The table fits a terminal's width; in a pipe it has none and is drawn whole.
-  const columns = deps.io.stdoutIsTTY ? terminalColumns(deps.io.columns, deps.env) : undefined;
-  // JSON writes `missing` (and `stale`) after `data`, in this order: the view's other members.
-  const view: QuotesView = { data: result.data, missing: result.missing, stale };
-  deps.io.stdout.write(await RENDERERS[options.format].render(view, { fields: options.fields, color, now, maxAgeMs, columns, ascii: useAscii(deps.env) }));
+  // JSON writes `missing` (and `stale`) after `data`, as quotes' declaration says (quote-model.ts).
+  await writeResource(terminal, quoteModel({ maxAgeMs }), { ...result, stale }, { format: options.format, fields: options.fields, now });
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -56,7 +49,7 @@ export async function writeQuotes(deps: Deps, result: QuotesResult, options: Wri
   if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
   if (problems.length === 0) return 0;
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
-  for (const problem of problems) deps.io.stderr.write(`warning: ${problem}\n`);
+  for (const problem of problems) terminal.stderr.write(`warning: ${problem}\n`);
   return 0;
 }
 
@@ -87,6 +80,6 @@ function wrongQuotes(data: readonly Quote[]): string[] {
 }
 
 function listSome(symbols: readonly string[]): string {
-  const shown = symbols.slice(0, 10).map(stripControl).join(', ');
+  const shown = symbols.slice(0, 10).map((symbol) => printable(symbol)).join(', ');
   return symbols.length > 10 ? `${shown} and ${symbols.length - 10} more` : shown;
 }

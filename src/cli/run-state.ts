@@ -3,6 +3,7 @@
 // (main -> program -> command -> main was an import cycle, if only of types).
 import type { Command } from 'commander';
 import type { Explainer } from './explain.js';
+import type { Terminal } from './terminal.js';
 
 export interface RunState {
   /** What main returns when the command finishes without throwing. */
@@ -16,4 +17,6 @@ export interface RunState {
    * words what it leaves unsaid generically (explain.ts). A command without one gets only those.
    */
   explain?: Explainer;
+  /** The run's terminal, made by program.ts once the command's flags are parsed (terminal.ts). */
+  terminal?: Terminal;
 }

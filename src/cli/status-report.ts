@@ -1,7 +1,7 @@
 // What `mkt status` reports: the --json schema (README "mkt status --json"; fields are only ever
 // added) and its text.
 import { formatAge } from '../shared/time.js';
-import { stripControl } from '../shared/text.js';
+import { printable } from '../shared/text.js';
 
 /** `mkt status --json`, schema_version 1 (README "mkt status --json"); fields are only ever added. */
 export interface StatusReport {
@@ -80,11 +80,11 @@ export function renderStatus(report: StatusReport): string {
   if (report.client_credentials.present) rows.push(['Client credentials', `${report.client_credentials.client_id}  (from MKT_CLIENT_ID and MKT_CLIENT_SECRET)`]);
   if (report.check) rows.push(...checkRows(report.check));
   // Scope, organization and addresses can come from the service: nothing in them may drive the terminal.
-  for (const row of rows) row[1] = stripControl(row[1]);
+  for (const row of rows) row[1] = printable(row[1]);
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
   let text = rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
-  text += report.warnings.map((warning) => `Warning: ${stripControl(warning)}\n`).join('');
-  text += report.usable ? `Credentials are usable${report.check ? ': the service took them' : ''}.\n` : report.problems.map((problem) => `Problem: ${stripControl(problem)}\n`).join('');
+  text += report.warnings.map((warning) => `Warning: ${printable(warning)}\n`).join('');
+  text += report.usable ? `Credentials are usable${report.check ? ': the service took them' : ''}.\n` : report.problems.map((problem) => `Problem: ${printable(problem)}\n`).join('');
   return text;
 }
 

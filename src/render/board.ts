@@ -2,17 +2,18 @@
 // red down, the changed digits bold and underlined), an arrow for the mid's direction (so the facts
 // survive without colour), a sparkline of this session's mids, and a status line. Pure: a view and
 // the terminal's size in, lines out; src/cli/watch draws them. The columns are the table's
-// (table.ts), laid out by the same engine (grid.ts).
+// (quote-table.ts), laid out by the same engine (grid.ts); in a window of fixed height, the board
+// drops the least needed columns to fit its width, and names them in a line of their own.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Quote, RateLimitInfo } from '../api/types.js';
 import { formatDuration } from '../shared/duration.js';
 import { formatClock } from '../shared/time.js';
 import type { PriceChange, QuoteChange } from './changes.js';
-import { drawBlocks, drawSpaced, layoutColumns, shorten, SPACED_FRAME, type Column } from './grid.js';
-import { cellText } from './quotes.js';
+import { printable } from '../shared/text.js';
+import { drawBlocks, drawSpaced, layoutColumns, shorten, SPACED_FRAME, type Column, type Layout } from './grid.js';
 import { ASCII_SPARK_LEVELS, SPARK_LEVELS, sparkline } from './sparkline.js';
-import type { FieldName } from './fields.js';
-import { quoteColumns, quoteRows } from './table.js';
+import { QUOTE_TABLE_FIELDS, type QuoteFieldName } from './quote-fields.js';
+import { quoteColumns, quoteRows } from './quote-table.js';
 
 export interface BoardStatus {
   polls: number;
@@ -51,8 +52,8 @@ export interface BoardOptions {
   maxAgeMs?: number;
   /** Plain ASCII: no arrows, blocks, dots or ellipses (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
-  /** The columns, in order (fields.ts); the table's by default. */
-  fields?: readonly FieldName[];
+  /** The columns, in order (quote-fields.ts); the table's by default. */
+  fields?: readonly QuoteFieldName[];
 }
 
 interface Marks {
@@ -80,27 +81,36 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
         : 'the service returned no quotes';
     return [chalk.dim(shorten(waiting, width, marks.ellipsis)), ...footer];
   }
-  let visibleRows = view.data.length;
   const room = options.rows === undefined ? undefined : options.rows - 1 - footer.length;
-  if (room !== undefined && room < visibleRows) visibleRows = Math.max(0, room - 1);
+  // The rows that fit the height, with `spare` lines kept for words below them.
+  const fitting = (spare: number) => (room !== undefined && room - spare < view.data.length ? Math.max(0, room - spare - 1) : view.data.length);
   // Only the rows on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
   const shown = (count: number): BoardView => (count === view.data.length ? view
     : { ...view, data: view.data.slice(0, count), changes: view.changes.slice(0, count), history: view.history.slice(0, count) });
-  const layout = layoutColumns(buildColumns(shown(visibleRows), options, chalk, marks), width, SPACED_FRAME);
+  const lay = (count: number) => layoutColumns(buildColumns(shown(count), options, chalk, marks), width, SPACED_FRAME, { drop: true });
+  let visibleRows = fitting(0);
+  let layout = lay(visibleRows);
+  // The line naming the columns left out takes a row's place when the height is short.
+  if (room !== undefined && layout.blocks === undefined && hiddenFields(layout).length > 0 && fitting(1) < visibleRows) {
+    visibleRows = fitting(1);
+    layout = lay(visibleRows);
+  }
   const title = (text: string) => chalk.bold(text);
   let lines: string[];
+  let hidden = hiddenFields(layout);
   if (layout.blocks === undefined) {
     lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title, maxWidth: width });
   } else {
     // Too narrow for Symbol, Bid and Ask side by side: a block per quote, with what always stays.
     const kept = layout.blocks.filter((column) => column.dropOrder === undefined || column.name === 'note');
+    hidden = layout.blocks.filter((column) => !kept.includes(column) && column.name !== undefined);
     const blocks = drawBlocks(kept, { maxWidth: width, title });
     lines = [];
     visibleRows = 0;
     for (const block of blocks) {
       const needed = lines.length + (lines.length === 0 ? 0 : 1) + block.length;
-      // Room for the blocks and, if any are left out, the line that says so.
-      if (room !== undefined && needed + (visibleRows + 1 < view.data.length ? 1 : 0) > room) break;
+      // Room for the blocks and, if any are left out, the line that says so, and the hidden columns' line.
+      if (room !== undefined && needed + (visibleRows + 1 < view.data.length ? 1 : 0) + (hidden.length > 0 ? 1 : 0) > room) break;
       if (lines.length > 0) lines.push('');
       lines.push(...block);
       visibleRows++;
@@ -108,6 +118,13 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
   }
   if (visibleRows < view.data.length) {
     lines.push(chalk.dim(shorten(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width, marks.ellipsis)));
+  }
+  if (hidden.length > 0) {
+    // Nothing is left out without a word: the columns the width could not hold, and how to see them.
+    // In the order of the columns: the fields', then the Note.
+    const order: readonly string[] = [...(options.fields ?? QUOTE_TABLE_FIELDS), 'note'];
+    const titles = hidden.sort((a, b) => order.indexOf(a.name!) - order.indexOf(b.name!)).map((column) => column.title).join(', ');
+    lines.push(chalk.dim(shorten(`${titles} hidden; widen the window or use --fields`, width, marks.ellipsis)));
   }
   // However small the terminal, a frame never scrolls the screen (which would make it jump).
   const frame = [...lines, ...footer];
@@ -138,7 +155,12 @@ function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstan
   return columns;
 }
 
-function priceChange(change: QuoteChange | undefined, field: FieldName): PriceChange | undefined {
+/** The named columns (fields and the Note) the layout dropped; the Trend, a picture of the mids, is not one. */
+function hiddenFields(layout: Layout): Column[] {
+  return layout.hidden.filter((column) => column.name !== undefined);
+}
+
+function priceChange(change: QuoteChange | undefined, field: QuoteFieldName): PriceChange | undefined {
   return field === 'bid' || field === 'ask' || field === 'mid' ? change?.[field] : undefined;
 }
 
@@ -171,7 +193,7 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number, mark
   const unchanged = view.unchanged ?? 0;
   if (unchanged > 0) lines.push(chalk.dim(shorten(`${plural(unchanged, 'quote')} without a price change hidden (--changes-only)`, width, marks.ellipsis)));
   if (view.missing.length > 0) {
-    lines.push(chalk.yellow(shorten(`no quote for ${view.missing.map(cellText).join(', ')}`, width, marks.ellipsis)));
+    lines.push(chalk.yellow(shorten(`no quote for ${view.missing.map((symbol) => printable(symbol)).join(', ')}`, width, marks.ellipsis)));
   }
   const ignored = view.ignored ?? 0;
   if (ignored > 0) lines.push(chalk.yellow(shorten(`ignoring ${plural(ignored, 'quote')} for symbols not asked for`, width, marks.ellipsis)));
@@ -180,7 +202,7 @@ function renderFooter(view: BoardView, chalk: ChalkInstance, width: number, mark
   }
   if (status.problem !== undefined) {
     // The retry time first: a long message is cut at the terminal's edge.
-    lines.push(chalk.red(shorten(`retrying at ${formatClock(status.problem.retryAt)}: ${cellText(status.problem.message)}`, width, marks.ellipsis)));
+    lines.push(chalk.red(shorten(`retrying at ${formatClock(status.problem.retryAt)}: ${printable(status.problem.message)}`, width, marks.ellipsis)));
   }
   return lines;
 }

@@ -1,12 +1,10 @@
-// A resource's fields, declared once: what each is called, what kind of value it is, and how it is
-// read from an item. Every format reads the declaration (a FieldSet): tsv, csv, json and ndjson
-// (formats.ts) write the fields the service sends, the table adds the ones it derives. Quotes are
-// the first resource declared here (QUOTE_MODEL); the board (board.ts) reads their fields too. A
-// price is read as the text the service sent, never a float: the formats write its digits as they came.
-import type { Quote } from '../api/types.js';
-import { subtract } from './decimal.js';
-import { CLOCK_SKEW_MS } from '../shared/limits.js';
-import { formatAge } from '../shared/time.js';
+// A resource's declaration, made once: its fields (what each is called, what kind of value it is,
+// how it is read from an item), which of them each kind of format writes, the JSON document the
+// items sit in, and, for a resource with a table of its own, that table. Every format reads the
+// declaration (a FieldSet): tsv, csv, json and ndjson (formats.ts) write the fields the service
+// sends, the table adds the ones it derives. Quotes are declared in quote-fields.ts and
+// quote-model.ts. A price is read as the text the service sent, never a float: the formats write its
+// digits as they came.
 
 /**
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
@@ -23,14 +21,54 @@ export interface Field<T, N extends string = string> {
   derived: boolean;
   /** In the table and on the board. */
   align: 'left' | 'right';
-  /** When the terminal is narrow, lower goes first; undefined: never dropped. */
+  /** On the board, when the terminal is narrow, lower goes first; undefined: never dropped. */
   dropOrder?: number;
   /** The value as text: a sent field exactly as sent, a derived one computed exactly. */
   read(item: T, now: number): string;
 }
 
-/** A resource's declaration: its fields by name, and which of them each kind of format writes. */
-export interface FieldSet<T, N extends string = string> {
+/** What a resource's JSON document holds when it declares nothing else: `{"data": [...]}`. */
+export interface DataDocument<T> {
+  readonly data: readonly T[];
+}
+
+/** The members of D that hold a list of T. */
+export type ItemsMember<D, T> = { [K in keyof D]-?: D[K] extends readonly T[] | undefined ? K : never }[keyof D] & string;
+
+/**
+ * A top-level member of the JSON document besides the items, by its name in the document (and in
+ * the JSON): written as JSON.stringify writes its value, left out when undefined. `decimal`: the
+ * value is decimal text, written as the JSON number it spells, every digit kept (a total).
+ */
+export type DocumentMember<D> = (keyof D & string) | { name: keyof D & string; kind: 'decimal' };
+
+/**
+ * The JSON document of a resource: which member holds the items, and the other members written
+ * before and after it, in order. Undeclared, a document is `{"data": [...]}` and nothing else: a
+ * member is written only when declared, so a library result with more in it (a request count, the
+ * rate limit) is handed over as it is.
+ */
+export interface DocumentDeclaration<T, D> {
+  items: ItemsMember<D, T>;
+  before?: readonly DocumentMember<D>[];
+  after?: readonly DocumentMember<D>[];
+}
+
+/** What a table is drawn for: the columns, and the terminal's colour, width and characters, and the clock. */
+export interface TableOptions<N extends string = string> {
+  /** The columns, in order. */
+  fields: readonly N[];
+  color: boolean;
+  /** Milliseconds since the epoch, for ages. */
+  now: number;
+  /** The terminal's width; undefined (a pipe, a terminal that does not say): drawn whole. */
+  columns: number | undefined;
+  /** Plain ASCII instead of box-drawing characters and `…` (TERM=dumb, a locale without UTF-8). */
+  ascii: boolean;
+}
+
+/** A resource's declaration: its fields by name, which of them each kind of format writes, its document, its table. */
+interface Declaration<T, N extends string, D> {
   fields: Readonly<Record<N, Field<T, N>>>;
   /** Every field, in the order --fields lists them. */
   names: readonly N[];
@@ -38,45 +76,33 @@ export interface FieldSet<T, N extends string = string> {
   sent: readonly N[];
   /** The columns of the table. */
   table: readonly N[];
+  /** The JSON document; `{"data": [...]}` when not declared, which only a document holding `data` may leave out. */
+  document?: DocumentDeclaration<T, D>;
+  /**
+   * A table of its own (quotes: the spread, the age, marks for crossed and stale quotes), given the
+   * whole document; without one, the table is a column per field (table.ts, fieldTable).
+   */
+  drawTable?(document: D, options: TableOptions<N>): string | Promise<string>;
 }
 
-export function fieldsOf<T, N extends string>(set: FieldSet<T, N>, names: readonly N[]): Field<T, N>[] {
+/**
+ * A resource's declaration. D is the document a command hands the writer: `{data}` unless said; a
+ * document that holds its items under another name must declare `document` (a compile error if not).
+ */
+export type FieldSet<T, N extends string = string, D = DataDocument<T>> = Declaration<T, N, D>
+  & ([D] extends [DataDocument<T>] ? unknown : { document: DocumentDeclaration<T, D> });
+
+/** What --fields and the format options need of a declaration: the names, and which are derived. */
+export type FieldNames<N extends string = string> = Pick<FieldSet<never, N, never>, 'names' | 'sent'> & {
+  fields: Readonly<Record<N, Pick<Field<never, N>, 'derived'>>>;
+};
+
+export function fieldsOf<T, N extends string>(set: Pick<FieldSet<T, N, unknown>, 'fields'>, names: readonly N[]): Field<T, N>[] {
   return names.map((name) => set.fields[name]);
 }
 
-export const FIELD_NAMES = ['symbol', 'bid', 'ask', 'mid', 'timestamp', 'spread', 'age'] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
-export type QuoteField = Field<Quote, FieldName>;
-
-export const QUOTE_FIELDS: Readonly<Record<FieldName, QuoteField>> = {
-  symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (quote) => quote.symbol },
-  bid: { name: 'bid', title: 'Bid', kind: 'price', derived: false, align: 'left', read: (quote) => quote.bid },
-  ask: { name: 'ask', title: 'Ask', kind: 'price', derived: false, align: 'left', read: (quote) => quote.ask },
-  // The facts of a Note weigh more than a price halfway between two shown: Mid goes before it.
-  mid: { name: 'mid', title: 'Mid', kind: 'price', derived: false, align: 'left', dropOrder: 4, read: (quote) => quote.mid },
-  timestamp: { name: 'timestamp', title: 'Timestamp', kind: 'time', derived: false, align: 'left', dropOrder: 1, read: (quote) => quote.timestamp },
-  spread: { name: 'spread', title: 'Spread', kind: 'price', derived: true, align: 'left', dropOrder: 3, read: (quote) => subtract(quote.ask, quote.bid) },
-  age: { name: 'age', title: 'Age', kind: 'time', derived: true, align: 'right', dropOrder: 2, read: (quote, now) => formatQuoteAge(now - Date.parse(quote.timestamp)) },
-};
-
-/** What the service sends, in its order: the fields of tsv, csv, json and ndjson. */
-export const SENT_FIELDS: readonly FieldName[] = ['symbol', 'bid', 'ask', 'mid', 'timestamp'];
-/** The columns of the table and the board. */
-export const TABLE_FIELDS: readonly FieldName[] = ['symbol', 'bid', 'ask', 'mid', 'spread', 'age'];
-
-export const QUOTE_MODEL: FieldSet<Quote, FieldName> = { fields: QUOTE_FIELDS, names: FIELD_NAMES, sent: SENT_FIELDS, table: TABLE_FIELDS };
-
-/**
- * A quote's age as it is drawn. Under 10 s in tenths (`0.8s`), under a minute in seconds, both
- * rounded up: an age never reads younger than it is, so a row marked stale under --max-age 500ms
- * reads `0.6s`, never `0s` or `0.5s`. Longer ages as formatAge writes them (`3m`, `2h 5m`, `3d`).
- * A timestamp ahead of the clock by less than the skew allowance reads `0s`; further ahead, `future`.
- */
-export function formatQuoteAge(ms: number): string {
-  if (Number.isNaN(ms)) return '?';
-  if (ms < -CLOCK_SKEW_MS) return 'future';
-  if (ms <= 0) return '0s';
-  if (ms < 10_000) return `${Math.ceil(ms / 100) / 10}s`;
-  if (ms < 60_000) return `${Math.ceil(ms / 1000)}s`;
-  return formatAge(ms);
+/** The items of a document, where its declaration says they are (`data` when it says nothing). */
+export function itemsOf<T, D>(set: { document?: DocumentDeclaration<T, D> }, document: D): readonly T[] {
+  const key = set.document?.items ?? 'data';
+  return ((document as Record<string, unknown>)[key] as readonly T[] | undefined) ?? [];
 }

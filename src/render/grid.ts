@@ -1,11 +1,12 @@
 // The one table engine, for the one-shot table (src/render/table.ts: drawn in a box) and the watch
 // board (src/render/board.ts: columns apart by spaces, redrawn in place). A column is plain text per
 // row plus a style added after padding, so widths come from the text and colour never counts. When
-// the width is short, the least needed columns go first (in `dropOrder`; one that can shrink
-// shrinks instead when that is enough). A value is never cut: when the columns that always stay
-// (Symbol, Bid, Ask) do not fit side by side, each row becomes a block, a field per line, and a
-// value wider than the terminal is written whole for the terminal to wrap. Only free text (a Note,
-// a status line) is shortened, with a marker.
+// the width is short, free text that can shrink (a Note) shrinks first. Then the table keeps every
+// column: if they do not fit side by side, each row becomes a block, a field per line, so a narrower
+// terminal never shows fewer fields. The board, redrawn in a window of fixed height, may drop the
+// least needed columns instead (in `dropOrder`), and names what it dropped (Layout.hidden). A value
+// is never cut: a value wider than the terminal is written whole for the terminal to wrap. Only free
+// text (a Note, a status line) is shortened, with a marker.
 // Drawn here rather than with cli-table3, whose layout grows faster than linearly with the rows:
 // 0.3 s for 1,000 rows, 2 s for 4,000, 8 to 10 s for 10,000 (docs/benchmarks.md); this is linear.
 
@@ -46,32 +47,51 @@ export interface Layout {
   /** The width of a line, frame included. */
   width: number;
   /**
-   * The columns that always stay do not fit side by side (or a row with a value wider than its
-   * column would not fit): a block per row, a field per line, with every column given.
+   * The columns do not fit side by side (or a row with a value wider than its column would not
+   * fit): a block per row, a field per line, with every column given.
    */
   blocks?: Column[];
+  /** The columns dropped to fit (only when dropping is allowed: the board), for the caller to name. */
+  hidden: Column[];
 }
 
-/** The columns that fit `maxWidth` (all of them when it is undefined, as in a pipe), with their widths. */
-export function layoutColumns(columns: readonly Column[], maxWidth: number | undefined, frame: Frame): Layout {
+export interface LayoutOptions {
+  /**
+   * Drop columns in their dropOrder to fit rather than turn the rows into blocks: for the board, whose
+   * window has room for a line per row and no more. The caller says what was dropped (Layout.hidden).
+   */
+  drop?: boolean;
+}
+
+/**
+ * The columns laid out for `maxWidth` (drawn whole when it is undefined, as in a pipe), with their
+ * widths: free text shrunk to fit, then, when the board allows it, the least needed columns dropped;
+ * when the columns still do not fit, blocks.
+ */
+export function layoutColumns(columns: readonly Column[], maxWidth: number | undefined, frame: Frame, options: LayoutOptions = {}): Layout {
   let kept = columns.map((column) => ({ column, width: columnWidth(column) }));
+  const hidden: Column[] = [];
   const total = () => kept.reduce((sum, entry) => sum + entry.width, 0) + frame.gap * Math.max(0, kept.length - 1) + frame.edges;
   if (maxWidth !== undefined) {
-    const droppable = kept.filter((entry) => entry.column.dropOrder !== undefined).sort((a, b) => a.column.dropOrder! - b.column.dropOrder!);
-    for (const entry of droppable) {
+    const candidates = kept.filter((entry) => entry.column.dropOrder !== undefined && (options.drop === true || entry.column.shrink !== undefined))
+      .sort((a, b) => a.column.dropOrder! - b.column.dropOrder!);
+    for (const entry of candidates) {
       const over = total() - maxWidth;
       if (over <= 0) break;
       const shrink = entry.column.shrink;
-      if (shrink !== undefined && entry.width - over >= shrink.minWidth) {
-        const width = entry.width - over;
+      // Without dropping, free text shrinks as far as it may; dropping, only when that is enough.
+      const width = shrink === undefined ? entry.width : Math.max(shrink.minWidth, entry.width - over);
+      if (shrink !== undefined && width < entry.width && (!options.drop || entry.width - over >= shrink.minWidth)) {
         entry.column = { ...entry.column, cells: entry.column.cells.map((cell) => (displayWidth(cell) > width ? shrink.cut(cell, width) : cell)) };
         entry.width = width;
-        break;
+        continue;
       }
+      if (!options.drop) continue;
       kept = kept.filter((candidate) => candidate !== entry);
+      hidden.push(entry.column);
     }
   }
-  const layout: Layout = { columns: kept.map((entry) => entry.column), widths: kept.map((entry) => entry.width), width: total() };
+  const layout: Layout = { columns: kept.map((entry) => entry.column), widths: kept.map((entry) => entry.width), width: total(), hidden };
   if (maxWidth !== undefined && (layout.width > maxWidth || widestRow(layout) > maxWidth)) layout.blocks = [...columns];
   return layout;
 }

@@ -1,4 +1,4 @@
-// Text from the service goes through here before it reaches a terminal: control characters (ESC
+// Text from outside mkt goes through here before it reaches a terminal: control characters (ESC
 // above all) could otherwise move the cursor, retitle the window or hide output.
 
 // C0 controls, DEL, C1 controls, and the Unicode bidi overrides that can reorder what is shown.
@@ -7,6 +7,34 @@ const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
 
 export function stripControl(text: string): string {
   return text.replace(CONTROL, '');
+}
+
+// The same, and the line and paragraph separators some readers take for a line break.
+const UNPRINTABLE = new RegExp(`[${CONTROL_CHARACTERS}\\u2028\\u2029]`, 'g');
+
+export interface PrintableOptions {
+  /** At most this many characters (code points), the rest replaced by `…`. */
+  max?: number;
+  /** In double quotes, as JSON writes a string: `"EUR\"USD"`. */
+  quote?: boolean;
+}
+
+/**
+ * Text from outside mkt (a file, the environment, an argument, the service) made safe to show on a
+ * terminal or in a message: no control character (ESC above all), bidi override or line separator
+ * left to move the cursor, retitle the window, reorder what is shown or break a line. Every other
+ * character is kept, digits included: it never rewrites a value, it only drops what cannot be shown.
+ */
+export function printable(text: unknown, options?: PrintableOptions): string {
+  // Called for every cell of a table, TSV or CSV: the plain case does one replace and nothing more.
+  let clean = (typeof text === 'string' ? text : String(text)).replace(UNPRINTABLE, '');
+  if (options === undefined) return clean;
+  const { max } = options;
+  if (max !== undefined && clean.length > max) {
+    const points = [...clean];
+    if (points.length > max) clean = `${points.slice(0, Math.max(0, max)).join('')}…`;
+  }
+  return options.quote ? JSON.stringify(clean) : clean;
 }
 
 // In JSON text, the characters JSON.stringify leaves as they are that a terminal would still act on

@@ -3,7 +3,7 @@
 // of its own. The resource here is made up for the test: instruments, with text, a price and a time.
 import { describe, expect, it } from 'vitest';
 import { parseFields } from '../../src/cli/options/format.js';
-import type { FieldSet } from '../../src/render/fields.js';
+import type { DataDocument, FieldSet } from '../../src/render/fields.js';
 import { FORMATS, renderersFor } from '../../src/render/formats.js';
 
 interface Instrument {
@@ -15,7 +15,12 @@ interface Instrument {
 
 type InstrumentField = 'symbol' | 'name' | 'tick_size' | 'listed';
 
-const INSTRUMENT_MODEL: FieldSet<Instrument, InstrumentField> = {
+/** The document: the items, and a member the declaration names for JSON. */
+interface Instruments extends DataDocument<Instrument> {
+  note?: readonly string[];
+}
+
+const INSTRUMENT_MODEL: FieldSet<Instrument, InstrumentField, Instruments> = {
   fields: {
     symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (item) => item.symbol },
     name: { name: 'name', title: 'Name', kind: 'text', derived: false, align: 'left', dropOrder: 1, read: (item) => item.name },
@@ -25,6 +30,7 @@ const INSTRUMENT_MODEL: FieldSet<Instrument, InstrumentField> = {
   names: ['symbol', 'name', 'tick_size', 'listed'],
   sent: ['symbol', 'name', 'tick_size', 'listed'],
   table: ['symbol', 'tick_size', 'name'],
+  document: { items: 'data', after: ['note'] },
 };
 
 const data: Instrument[] = [
@@ -34,8 +40,9 @@ const data: Instrument[] = [
   { symbol: 'XAUUSD', name: 'Gold', tick_size: '0.10000000000000000001', listed: '1975-01-01T00:00:00Z' },
 ];
 const RENDERERS = renderersFor(INSTRUMENT_MODEL);
-const options = { color: false, now: 0, maxAgeMs: undefined, columns: undefined, ascii: true };
-const view = { data, note: ['made up'] };
+const options = { color: false, now: 0, columns: undefined, ascii: true };
+// `other` is not declared: no format writes it.
+const view = { data, note: ['made up'], other: 'not written' };
 
 describe('a resource declared once, in every format', () => {
   it('tsv and csv: a header of the sent fields, a line per item', async () => {
@@ -53,7 +60,7 @@ describe('a resource declared once, in every format', () => {
     );
   });
 
-  it('json and ndjson: a price as the number sent, the view\'s other members after data', async () => {
+  it('json and ndjson: a price as the number sent, the declared members after data, nothing else', async () => {
     const json = await RENDERERS.json.render(view, options);
     expect(json).toBe(`{
   "data": [
@@ -97,8 +104,12 @@ describe('a resource declared once, in every format', () => {
 | XAUUSD | 0.10000000000000000001 | Gold          |
 +--------+------------------------+---------------+
 `);
-    // A narrow terminal drops the declared dropOrder first (Name).
-    expect(await RENDERERS.table.render(view, { ...options, columns: 40 })).not.toContain('Name');
+    // A terminal too narrow for the columns side by side: a block per item, every field in it.
+    expect(await RENDERERS.table.render(view, { ...options, columns: 40 })).toBe([
+      'EURUSD', '  Tick  0.00001', '  Name  Euro, "fiber"', '',
+      'BTCUSD', '  Tick  0.00000001', '  Name  Bitcoin', '',
+      'XAUUSD', '  Tick  0.10000000000000000001', '  Name  Gold', '',
+    ].join('\n'));
   });
 
   it('--fields picks and orders the columns in every format', async () => {

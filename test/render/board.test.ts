@@ -107,6 +107,31 @@ describe('renderBoard', () => {
     expect(plain(lines[1]!)).toContain('1.08511');
   });
 
+  it.each([
+    [100, undefined],
+    [62, undefined], // only the sparkline went: not a field
+    [55, 'Age hidden; widen the window or use --fields'],
+    [46, 'Spread, Age hidden; widen the window or use…'],
+    [30, 'Mid, Spread, Age hidden…'], // blocks of Bid and Ask
+  ])('at %s columns names the fields it leaves out: %j', (columns, said) => {
+    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: true, columns, rows: 30, now: NOW }).map(plain);
+    const hidden = lines.filter((line) => line.includes(' hidden'));
+    expect(hidden).toEqual(said === undefined ? [] : [said]);
+    for (const line of lines) expect([...line].length).toBeLessThan(columns);
+  });
+
+  it('keeps within the height, the line naming the hidden columns taking a row\'s place', () => {
+    const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.3', '1.2', '1.25')); // crossed: every row has a Note
+    const lines = renderBoard(view(many, many), { color: false, columns: 40, rows: 10, now: NOW });
+    expect(lines.slice(0, 8)).toEqual([
+      expect.stringMatching(/^Symbol +Bid +Ask +Mid +Note$/),
+      ...[0, 1, 2, 3, 4].map((i) => expect.stringMatching(new RegExp(`^SYM${i} +1\\.3 +1\\.2 +1\\.25 +crossed$`))),
+      '… 15 more; enlarge the window to see…',
+      'Spread, Age hidden; widen the window…',
+    ]);
+    expect(lines).toHaveLength(10);
+  });
+
   it('shrinks the sparkline before dropping it', () => {
     const history = [Array.from({ length: 30 }, (_, i) => `1.0${String(i).padStart(2, '0')}`)];
     const lines = renderBoard({ ...view([EURUSD], [EURUSD_UP]), history }, { color: false, columns: 75, rows: 30, now: NOW });

@@ -1,12 +1,14 @@
 // One output model: every format reads the fields declared in src/render/fields.ts, in their order.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { QUOTE_FIELDS, SENT_FIELDS, TABLE_FIELDS } from '../../src/render/fields.js';
-import { FORMATS, RENDERERS } from '../../src/render/formats.js';
+import { FORMATS, renderersFor } from '../../src/render/formats.js';
+import { QUOTE_FIELDS, QUOTE_SENT_FIELDS as SENT_FIELDS, QUOTE_TABLE_FIELDS as TABLE_FIELDS } from '../../src/render/quote-fields.js';
+import { QUOTE_MODEL } from '../../src/render/quote-model.js';
 
 const quote: Quote = { symbol: 'EURUSD', bid: '1.08505', ask: '1.08508', mid: '1.085065', timestamp: '2026-11-22T12:00:00.000Z' };
 const now = Date.parse('2026-11-22T12:00:02.000Z');
-const options = { color: false, now, maxAgeMs: undefined, columns: undefined, ascii: true };
+const options = { color: false, now, columns: undefined, ascii: true };
+const RENDERERS = renderersFor(QUOTE_MODEL);
 
 describe('the declared fields', () => {
   it('every format has one renderer, which writes its declared fields in order', async () => {

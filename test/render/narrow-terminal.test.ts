@@ -37,6 +37,13 @@ function lastFrame(raw: string): string[] {
   return frame.slice(0, frame.indexOf('\u001b[J')).split(/\r*\n/).map((line) => line.replaceAll('\u001b[K', '').replace(SGR, ''));
 }
 
+/** The titles of the first block: `  Bid  1.08505`, or a title alone on its line where that does not fit. */
+function fieldTitles(lines: string[]): string[] {
+  const block = lines.slice(1, lines.indexOf(''));
+  const inline = block.map((line) => /^ {2}(\w+) {2,}\S/.exec(line)?.[1]);
+  return inline.every((title) => title !== undefined) ? inline as string[] : block.filter((line) => /^[A-Z][a-z]+$/.test(line));
+}
+
 function expectWhole(lines: string[], width: number | undefined): void {
   const text = lines.join('\n');
   const allowed = served.flatMap((q) => [q.bid, q.ask, q.mid, new Big(q.ask).minus(q.bid).toString()]).map((value) => new Big(value));
@@ -72,15 +79,24 @@ describe.skipIf(!HAS_SCRIPT)('narrow terminals, as a process (script)', () => {
     expectWhole(lines, undefined);
   });
 
-  it('0 columns with COLUMNS=40: COLUMNS is the width', async () => {
+  it('0 columns with COLUMNS=40: COLUMNS is the width, too narrow for the columns side by side', async () => {
     const lines = (await inTerminal(0, SYMBOLS, { COLUMNS: '40' })).replace(SGR, '').split(/\r*\n/);
-    expect(lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['Symbol', 'Bid', 'Ask']);
+    expect(lines[0]).toBe('EURUSD');
+    expect(fieldTitles(lines)).toEqual(['Bid', 'Ask', 'Mid', 'Spread', 'Age']);
     expectWhole(lines, 40);
   });
 
-  it.each([8, 20, 30])('%s columns: a block per quote, every price whole', async (columns) => {
+  it('100 columns: the table, every column side by side', async () => {
+    const lines = (await inTerminal(100, SYMBOLS)).replace(SGR, '').split(/\r*\n/);
+    expect(lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age']);
+    expectWhole(lines, 100);
+  });
+
+  // A narrower terminal never shows fewer fields: where the table does not fit, each block has them all.
+  it.each([8, 20, 30, 50])('%s columns: a block per quote, every field, every price whole', async (columns) => {
     const lines = (await inTerminal(columns, SYMBOLS)).replace(SGR, '').split(/\r*\n/);
     expect(lines[0]).toBe('EURUSD');
+    expect(fieldTitles(lines)).toEqual(['Bid', 'Ask', 'Mid', 'Spread', 'Age']);
     expectWhole(lines, columns);
   });
 

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { renderCsv, renderJson, renderNdjson, renderTsv } from '../../src/render/quotes.js';
-import { quoteRows, renderTable } from '../../src/render/table.js';
+import { renderersFor, type Format } from '../../src/render/formats.js';
+import type { QuotesDocument } from '../../src/render/quote-fields.js';
+import { QUOTE_MODEL } from '../../src/render/quote-model.js';
+import { quoteRows, renderQuoteTable as renderTable } from '../../src/render/quote-table.js';
 import { safeJson } from '../../src/shared/text.js';
 
 const quotes: Quote[] = [
@@ -11,6 +13,13 @@ const quotes: Quote[] = [
   { symbol: 'TINY', bid: '0.00000001', ask: '1.084150000000000001', mid: '0.542075000000000005', timestamp: '2026-11-22T12:00:00Z' },
 ];
 const now = Date.parse('2026-11-22T12:00:02.000Z');
+const RENDERERS = renderersFor(QUOTE_MODEL);
+/** Quotes in a format that is not the table (those render at once), with the fields the service sends unless told. */
+const render = (format: Exclude<Format, 'table'>, document: QuotesDocument) => RENDERERS[format].render(document, { color: false, now: 0, columns: undefined, ascii: false }) as string;
+const renderJson = (document: QuotesDocument) => render('json', document);
+const renderNdjson = (data: Quote[]) => render('ndjson', { data, missing: [] });
+const renderCsv = (data: Quote[]) => render('csv', { data, missing: [] });
+const renderTsv = (data: Quote[]) => render('tsv', { data, missing: [] });
 
 describe('quote formats, byte for byte', () => {
   it('json keeps every digit and the service shape, two-space indent', () => {

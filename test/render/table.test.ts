@@ -1,12 +1,17 @@
-// The one-shot table as the engine lays it out: fitted to a terminal's width (never wrapped), drawn
-// whole in a pipe, in plain ASCII when asked, with price cells of bounded width, ages that read
-// right against --max-age, and quotes that cannot be right marked in the Note column.
+// The one-shot table as the engine lays it out: fitted to a terminal's width (never wrapped, no
+// field dropped: a block per quote when the columns do not fit side by side), drawn whole in a pipe,
+// in plain ASCII when asked, with price cells of bounded width, ages that read right against
+// --max-age, and quotes that cannot be right marked in the Note column.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { compactDecimal } from '../../src/render/decimal.js';
-import { renderCsv, renderTsv } from '../../src/render/quotes.js';
-import { formatQuoteAge, MAX_PRICE_WIDTH, quoteRows, renderTable } from '../../src/render/table.js';
+import { renderersFor } from '../../src/render/formats.js';
+import { formatQuoteAge } from '../../src/render/quote-fields.js';
+import { QUOTE_MODEL } from '../../src/render/quote-model.js';
+import { quoteRows, renderQuoteTable as renderTable } from '../../src/render/quote-table.js';
+import { MAX_PRICE_WIDTH } from '../../src/render/table.js';
 import { createTestDeps } from '../helpers/cli.js';
+import type { Quote } from '../../src/api/types.js';
 import { quote, QUOTE_TIME } from '../helpers/quotes.js';
 import { cliLogin, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -17,6 +22,15 @@ const AAPL = quote('AAPL', '227.10', '227.12', '227.11', '2025-01-06T14:29:58.00
 const SGR = /\u001b\[[0-9;]*m/g;
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const titles = (text: string) => lines(text)[1]!.replace(SGR, '').split(/[│|]/).map((cell) => cell.trim()).filter((cell) => cell !== '');
+/** The titles of a table, or of the blocks' field lines (`  Bid     1.08505`), in order, once each. */
+const shownTitles = (text: string) => {
+  const plain = text.replace(SGR, '');
+  if (/^[┌+]/.test(plain)) return titles(plain);
+  return [...new Set(['Symbol', ...[...plain.matchAll(/^ {2}(\w+) +\S/gm)].map((match) => match[1]!)])];
+};
+const RENDERERS = renderersFor(QUOTE_MODEL);
+const renderTsv = (data: Quote[]) => RENDERERS.tsv.render({ data, missing: [] }, { color: false, now: 0, columns: undefined, ascii: false }) as string;
+const renderCsv = (data: Quote[]) => RENDERERS.csv.render({ data, missing: [] }, { color: false, now: 0, columns: undefined, ascii: false }) as string;
 /** What Python's str.splitlines() takes for a line break. */
 const SPLITLINES = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
@@ -25,24 +39,48 @@ describe('the table fits the terminal', () => {
     expect(titles(renderTable([EURUSD, AAPL], { color: false, now }))).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age']);
   });
 
+  // The table with a Note is 74 columns wide: narrower, a block per quote, with every field.
   it.each([
-    [80, ['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']],
-    [70, ['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Note']], // Age goes first
-    [60, ['Symbol', 'Bid', 'Ask', 'Mid', 'Note']], // then Spread
-    [50, ['Symbol', 'Bid', 'Ask', 'Note']], // then Mid
-    [40, ['Symbol', 'Bid', 'Ask']], // and the Note, too narrow to cut
-
-  ])('at %s columns keeps %j, and no line is wider', (columns, kept) => {
+    [120, 'a table'],
+    [74, 'a table'],
+    [73, 'blocks'],
+    [70, 'blocks'],
+    [60, 'blocks'],
+    [50, 'blocks'],
+    [40, 'blocks'],
+    [30, 'blocks'],
+  ])('at %s columns: %s with every field and the Note, and no line is wider', (columns, shape) => {
     const crossed = quote('X', '1.3', '1.2', '1.25');
     const text = renderTable([EURUSD, AAPL, crossed], { color: true, now, columns });
-    expect(titles(text)).toEqual(kept);
+    expect(shownTitles(text)).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']);
+    expect(/^[┌]/.test(text) ? 'a table' : 'blocks').toBe(shape);
     for (const line of lines(text)) expect([...line.replace(SGR, '')].length).toBeLessThanOrEqual(columns);
     expect(text).toContain('EURUSD');
     expect(text).toContain('227.10');
+    expect(text.replace(SGR, '')).toContain('crossed');
   });
 
-  it('cuts a long note with a marker before dropping it', () => {
-    const text = renderTable([quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, columns: 44 });
+  it('a narrower terminal never shows fewer fields: every width from 1 to 120 shows all seven columns', () => {
+    const crossed = quote('X', '1.3', '1.2', '1.25');
+    for (let columns = 1; columns <= 120; columns++) {
+      const text = renderTable([EURUSD, AAPL, crossed], { color: false, now, columns });
+      // In blocks, `  Title  value`, or the title on a line of its own where that does not fit.
+      for (const title of ['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']) {
+        const shown = title === 'Symbol' ? text.startsWith('┌') || text.startsWith('EURUSD\n') : new RegExp(`(^|│ | {2})${title}( |$)`, 'm').test(text);
+        expect(shown, `${title} at ${columns} columns:\n${text}`).toBe(true);
+      }
+      for (const price of ['1.08505', '1.08508', '1.085065', '227.10', '227.12', '227.11', '0.00003', '0.02']) expect(text).toContain(price);
+    }
+  });
+
+  it('--fields picks fewer columns, for a table that fits where the whole one would not', () => {
+    const text = renderTable([EURUSD, AAPL], { color: false, now, columns: 40, fields: ['symbol', 'bid', 'ask'] });
+    expect(titles(text)).toEqual(['Symbol', 'Bid', 'Ask']);
+    for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(40);
+  });
+
+  it('cuts a long note with a marker to fit rather than leave a field out', () => {
+    const text = renderTable([quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, columns: 44, fields: ['symbol', 'bid', 'ask'] });
     expect(titles(text)).toEqual(['Symbol', 'Bid', 'Ask', 'Note']);
     expect(text).toContain('│ crossed, timestamp… │\n');
   });
@@ -86,7 +124,7 @@ describe('the table fits the terminal', () => {
 
 describe('plain ASCII', () => {
   it('draws the box with + - | and cuts notes with ...', () => {
-    const text = renderTable([EURUSD, quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, ascii: true, columns: 46 });
+    const text = renderTable([EURUSD, quote('X', '1.3', '1.2', '1.25', '2026-02-30T12:00:00Z')], { color: false, now, ascii: true, columns: 46, fields: ['symbol', 'bid', 'ask'] });
     expect(text).toMatch(/^[\x20-\x7e\n]*$/);
     expect(lines(text)[0]).toBe('+--------+---------+---------+---------------+');
     expect(text).toContain('| EURUSD | 1.08505 | 1.08508 |               |');
@@ -208,11 +246,13 @@ describe('mkt quotes draws the table to fit, against the sandbox', () => {
     return test.stdout();
   }
 
-  it('in a 40-column terminal: the least needed columns dropped, no line wider', async () => {
+  it('in a 40-column terminal: a block per quote with every field, no line wider', async () => {
     const text = await table({ tty: true, columns: 40 });
-    expect(titles(text)).toEqual(['Symbol', 'Bid', 'Ask']);
+    expect(lines(text)[0]).toBe('EURUSD');
+    expect(shownTitles(text)).toEqual(['Symbol', 'Bid', 'Ask', 'Mid', 'Spread', 'Age', 'Note']);
     for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(40);
-    expect(lines(text)).toHaveLength(6);
+    // Two quotes of Bid, Ask, Mid, Spread, Age and Note (stale under --max-age 1ms), under their symbols.
+    expect(lines(text)).toHaveLength(2 * 7);
   });
 
   it('in a pipe: drawn whole, whatever the width', async () => {

@@ -9,7 +9,7 @@ import { describe, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
 import { renderBoard } from '../../src/render/board.js';
 import { createChangeTracker } from '../../src/render/changes.js';
-import { renderTable } from '../../src/render/table.js';
+import { renderQuoteTable as renderTable } from '../../src/render/quote-table.js';
 
 const SEED = 20261126;
 const NOW = Date.parse('2026-11-22T12:00:02.000Z');

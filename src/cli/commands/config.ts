@@ -1,11 +1,16 @@
-// mkt config get|set|unset|list|path: per-profile settings (base-url, org, format).
+// mkt config get|set|unset|list|path: per-profile settings (base-url, org, format). What it prints
+// comes from a file the user may not have written: every value is made safe for a terminal.
 import { Argument, type Command } from 'commander';
-import type { ProfileRecord } from '../../config/store.js';
+import type { ProfileRecord, TokenRecord } from '../../config/store.js';
+import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
+import type { RunState } from '../run-state.js';
 import { checkBaseUrl, checkOrganization, resolveProfile } from '../settings.js';
 import { FORMATS, isFormat } from '../options/format.js';
+import { runTerminal } from '../terminal.js';
+import { writeLines } from '../writer.js';
 
 type SettingKey = 'base_url' | 'org' | 'format';
 
@@ -13,6 +18,10 @@ interface KeySpec {
   field: SettingKey;
   describe: string;
   normalize(deps: Deps, value: string): string;
+  /** The variable that overrides the setting for every command. */
+  env: string;
+  /** Unset, what commands take instead from the profile's stored token (as mkt status shows it), and how to say so. */
+  fromToken?: { read(token: TokenRecord): string | undefined; what: string };
 }
 
 export const CONFIG_KEYS: Record<string, KeySpec> = {
@@ -20,19 +29,24 @@ export const CONFIG_KEYS: Record<string, KeySpec> = {
     field: 'base_url',
     describe: 'the service address, e.g. https://api.example.com',
     normalize: (deps, value) => checkBaseUrl(deps, value, 'mkt config set'),
+    env: 'MKT_BASE_URL',
+    fromToken: { read: (token) => token.base_url, what: 'the base URL its stored token was issued by' },
   },
   org: {
     field: 'org',
     describe: 'the organization, org_<id>',
     normalize: (_deps, value) => checkOrganization(value, 'mkt config set'),
+    env: 'MKT_ORG',
+    fromToken: { read: (token) => token.organization_id, what: 'the organization its stored token was issued for' },
   },
   format: {
     field: 'format',
     describe: `the default output format of mkt quotes: ${FORMATS.join(', ')}`,
     normalize: (_deps, value) => {
-      if (!isFormat(value)) throw new UsageError(`format must be one of ${FORMATS.join(', ')}, not "${value.slice(0, 40)}"`);
+      if (!isFormat(value)) throw new UsageError(`format must be one of ${FORMATS.join(', ')}, not ${printable(value, { max: 40, quote: true })}`);
       return value;
     },
+    env: 'MKT_FORMAT',
   },
 };
 
@@ -40,7 +54,7 @@ interface ConfigOptions {
   profile?: string;
 }
 
-export function registerConfig(program: Command, deps: Deps): void {
+export function registerConfig(program: Command, deps: Deps, state: RunState): void {
   const config = program.command('config')
     .description('read and change settings: base-url, org, format (per profile)')
     .addHelpText('after', `
@@ -57,11 +71,9 @@ Examples:
   const profileOption = '--profile <name>';
   const profileHelp = 'the profile (env MKT_PROFILE; default "default")';
 
-  config.command('get').addArgument(keyArgument()).description('print one setting (nothing when it is not set)').option(profileOption, profileHelp)
+  config.command('get').addArgument(keyArgument()).description('print one setting as the profile gives it to commands (nothing when it has none)').option(profileOption, profileHelp)
     .action((key: string, _options: ConfigOptions, self: Command) => {
-      const spec = keySpec(key);
-      const value = deps.config.profile(resolveProfile(deps, commandOptions<ConfigOptions>(self).profile).value)?.[spec.field];
-      if (value !== undefined) deps.io.stdout.write(`${value}\n`);
+      runGet(deps, state, key, commandOptions<ConfigOptions>(self));
     });
   config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
     .action(async (key: string, value: string, _options: ConfigOptions, self: Command) => {
@@ -69,7 +81,7 @@ Examples:
       const normalized = spec.normalize(deps, value);
       const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile, { creates: true }).value;
       await deps.config.updateProfile(profile, (record) => ({ ...record, [spec.field]: normalized }));
-      deps.io.stderr.write(`Set ${key} to ${normalized} (profile ${profile}).\n`);
+      deps.io.stderr.write(`Set ${key} to ${printable(normalized)} (profile ${profile}).\n`);
     });
   config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
     .action(async (key: string, _options: ConfigOptions, self: Command) => {
@@ -96,14 +108,32 @@ Examples:
         }
         if (record.token) lines.push(`${options.all ? `${name}.` : ''}token=(stored, via ${record.token.source})`);
       }
-      deps.io.stdout.write(lines.map((line) => `${line}\n`).join(''));
+      writeLines(runTerminal(deps, state), lines);
     });
   config.command('path').description('print the config file path')
-    .action(() => deps.io.stdout.write(`${deps.config.path}\n`));
+    .action(() => writeLines(runTerminal(deps, state), [deps.config.path]));
+}
+
+/**
+ * The setting as the profile gives it to commands: its own, or for base-url and org, unset, the one
+ * its stored token came with, which mkt status shows too; said on stderr when it is that one, and
+ * when a variable overrides it.
+ */
+function runGet(deps: Deps, state: RunState, key: string, options: ConfigOptions): void {
+  const spec = keySpec(key);
+  const profile = resolveProfile(deps, options.profile).value;
+  const record = deps.config.profile(profile);
+  const own = record?.[spec.field] || undefined;
+  const token = record?.token === undefined ? undefined : spec.fromToken?.read(record.token) || undefined;
+  const value = own ?? token;
+  if (value !== undefined) writeLines(runTerminal(deps, state), [value]);
+  if (own === undefined && token !== undefined) deps.io.stderr.write(`${key} is not set in profile ${profile}: this is ${spec.fromToken!.what}\n`);
+  const override = deps.env[spec.env];
+  if (override) deps.io.stderr.write(`note: ${spec.env}=${printable(override, { max: 80 })} overrides it for every command\n`);
 }
 
 function keySpec(key: string): KeySpec {
   const spec = CONFIG_KEYS[key];
-  if (!spec) throw new UsageError(`unknown config key "${key.slice(0, 40)}"`, `the keys are ${Object.keys(CONFIG_KEYS).join(', ')}`);
+  if (!spec) throw new UsageError(`unknown config key ${printable(key, { max: 40, quote: true })}`, `the keys are ${Object.keys(CONFIG_KEYS).join(', ')}`);
   return spec;
 }

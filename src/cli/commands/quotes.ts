@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import { createCliClient } from '../client.js';
 import { createHttp } from '../http.js';
 import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
-import { QUOTE_MODEL } from '../../render/fields.js';
+import { QUOTE_MODEL } from '../../render/quote-model.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
@@ -21,6 +21,7 @@ import { quotesExplainer } from '../hints/quotes.js';
 import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
 import { writeQuotes } from '../quotes-output.js';
+import { runTerminal } from '../terminal.js';
 
 export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('quotes')
@@ -51,11 +52,8 @@ Examples:
   $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
   $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
   $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .`);
-  command.option('--no-color', 'never use colour (also NO_COLOR=1 or TERM=dumb)');
   addNetworkOptions(addTargetOptions(command)).action(async (args: string[], _options: QuotesOptions, self: Command) => {
-    // --no-color before or after the command: each parse has its own default of true.
-    const color = [program, self].every((parsed) => parsed.opts<{ color?: boolean }>().color !== false);
-    state.exitCode = await runQuotes(deps, args, { ...commandOptions<QuotesOptions>(self), color }, state);
+    state.exitCode = await runQuotes(deps, args, commandOptions<QuotesOptions>(self), state);
   });
 }
 
@@ -83,7 +81,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);
   }
   const format = chosen?.format ?? defaultFormat(deps);
-  const fields = parseFields(options.fields, format);
+  const fields = parseFields(options.fields, format, QUOTE_MODEL);
 
   const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
   let result: QuotesResult;
@@ -100,5 +98,5 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     http.cliProgress.stop();
   }
 
-  return writeQuotes(deps, result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });
+  return writeQuotes(runTerminal(deps, state), result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, type IntegerRange } from '../../shared/integer.js';
 import { isLoopback } from '../../shared/loopback.js';
+import { printable } from '../../shared/text.js';
 
 export interface SandboxFlags {
   host: string;
@@ -81,8 +82,10 @@ export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void>
     .catch((error: unknown) => usage(error, 'see `mkt sandbox --help` and docs/sandbox.md for the clients file format'));
   const { stderr } = deps.io;
   const exposed = !isLoopback(host);
+  // The host as typed, which may hold anything: made safe before it reaches the terminal.
+  const shownHost = printable(host, { max: 100 });
   if (exposed) {
-    stderr.write(`sandbox: warning: --host ${host} is not a loopback address: other machines that can reach this one can use the sandbox and its demo credentials. Use --host 127.0.0.1 to keep it to this machine.\n`);
+    stderr.write(`sandbox: warning: --host ${shownHost} is not a loopback address: other machines that can reach this one can use the sandbox and its demo credentials. Use --host 127.0.0.1 to keep it to this machine.\n`);
   }
   let sandbox;
   try {
@@ -105,7 +108,7 @@ export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void>
 
   const { url } = sandbox;
   deps.io.stdout.write(`${url}
-Market Data Service sandbox, listening on ${exposed ? `${host} port ${sandbox.port} (reachable from other machines); from this one, ${url}` : url} (Ctrl-C to stop)
+Market Data Service sandbox, listening on ${exposed ? `${shownHost} port ${sandbox.port} (reachable from other machines); from this one, ${url}` : url} (Ctrl-C to stop)
 Demo client:  client_id ${DEMO.clientId}, client_secret ${DEMO.clientSecret}, organization ${DEMO.org}
 Demo API key: ${DEMO.apiKey}
 

@@ -7,13 +7,14 @@ import { credentialsHint, expiresIn, isBearerToken, tokenProblem } from '../cred
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
-import { safeJson } from '../../shared/text.js';
 import type { RunState } from '../run-state.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from '../options/target.js';
 import { addNetworkOptions } from '../options/network.js';
 import { checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status-check.js';
 import { renderStatus, type Setting, type StatusReport } from '../status-report.js';
+import { runTerminal } from '../terminal.js';
+import { writeReport } from '../writer.js';
 
 export interface StatusOptions extends CheckOptions {
   json?: boolean;
@@ -40,7 +41,7 @@ Examples:
     const options = commandOptions<StatusOptions>(self);
     const report = await buildStatus(deps, options);
     if (options.check && report.usable) await checkWithService(deps, options, state, report);
-    deps.io.stdout.write(options.json ? `${safeJson(report, 2)}\n` : renderStatus(report));
+    writeReport(runTerminal(deps, state), report, { json: options.json === true, text: renderStatus });
     state.exitCode = report.check && !report.check.ok ? report.check.exit_code : report.usable ? ExitCode.OK : ExitCode.NOT_AUTHENTICATED;
   });
 }

@@ -5,7 +5,6 @@ import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, ty
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
-import { safeJson } from '../../shared/text.js';
 import { createCliClient } from '../client.js';
 import { describeToken, warnAboutScope } from '../describe-token.js';
 import type { Explainer } from '../explain.js';
@@ -15,6 +14,8 @@ import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { runTerminal } from '../terminal.js';
+import { writeJson, writeLines } from '../writer.js';
 
 export interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;
@@ -74,16 +75,17 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   });
 
   // The token asked for, on stdout, which is never scrubbed; diagnostics still are, of it too.
+  const terminal = runTerminal(deps, state);
   if (options.print) {
-    deps.io.stdout.write(`${token.accessToken}\n`);
+    writeLines(terminal, [token.accessToken]);
   } else if (options.json) {
-    deps.io.stdout.write(`${safeJson({
+    writeJson(terminal, {
       access_token: token.accessToken,
       token_type: token.tokenType,
       expires_in: token.expiresIn ?? null,
       scope: token.scope ?? null,
       organization_id: organizationId ?? null,
-    }, 2)}\n`);
+    });
   } else if (!options.quiet) {
     deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
     if (saved) deps.io.stderr.write(`${saved}\n`);

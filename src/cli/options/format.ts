@@ -1,13 +1,15 @@
-// Which output format a command writes (quotes, or any resource declared as a FieldSet), decided in one place for a one-shot run and a watch alike:
-// --format (or --json), then MKT_FORMAT, then the profile's `format` setting; with none of them,
-// table on a terminal and tsv in a pipe (a watch: the board on a terminal, NDJSON in a pipe).
+// Which output format a command writes (any resource declared as a FieldSet, quotes among them),
+// decided in one place for a one-shot run and a watch alike: --format (or --json), then MKT_FORMAT,
+// then the profile's `format` setting; with none of them, table on a terminal and tsv in a pipe (a
+// watch: the board on a terminal, NDJSON in a pipe). And --fields, checked against the declaration.
 import { Option, type Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
 import { FORMATS, isFormat, type Format } from '../../render/formats.js';
-import { QUOTE_MODEL, type FieldName, type FieldSet } from '../../render/fields.js';
+import type { FieldNames } from '../../render/fields.js';
+import { printable } from '../../shared/text.js';
 
 export { FORMATS, isFormat, type Format };
 
@@ -36,7 +38,7 @@ export function chosenFormat(deps: Deps, flags: FormatFlags): FormatChoice | und
   if (flags.format) return { format: flags.format, from: `--format ${flags.format}` };
   const fromEnv = deps.env.MKT_FORMAT;
   if (fromEnv) {
-    if (!isFormat(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not "${fromEnv.slice(0, 40)}"`);
+    if (!isFormat(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not ${printable(fromEnv, { max: 40, quote: true })}`);
     return { format: fromEnv, from: `MKT_FORMAT=${fromEnv}` };
   }
   const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.format;
@@ -56,24 +58,22 @@ export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
 
 /**
  * --fields: the fields to write, in order, checked against the format and the resource's declared
- * fields (fields.ts; quotes by default): every format takes the fields the service sends (a quote's
- * symbol, bid, ask, mid, timestamp); the table and the board also take the ones derived (spread,
- * age). Undefined without --fields: each format's own.
+ * fields (a FieldSet, src/render/fields.ts): every format takes the fields the service sends (a
+ * quote's symbol, bid, ask, mid, timestamp); the table and the board also take the ones derived
+ * (spread, age). Undefined without --fields: each format's own.
  */
-export function parseFields(text: string | undefined, format: Format): FieldName[] | undefined;
-export function parseFields<N extends string>(text: string | undefined, format: Format, model: FieldSet<never, N>): N[] | undefined;
-export function parseFields(text: string | undefined, format: Format, model: FieldSet<never, string> = QUOTE_MODEL): string[] | undefined {
+export function parseFields<N extends string>(text: string | undefined, format: Format, model: FieldNames<N>): N[] | undefined {
   if (text === undefined) return undefined;
   const names = text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
-  const derived = model.names.filter((name) => model.fields[name]?.derived === true);
-  const valid = format === 'table' ? model.names : model.names.filter((name) => !derived.includes(name));
+  const declared = (name: string): name is N => (model.names as readonly string[]).includes(name);
+  const derived = model.names.filter((name) => model.fields[name].derived);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')} in the table and on the board only)`;
   const hint = `valid fields: ${model.names.join(', ')}${only}, e.g. --fields ${model.sent.slice(0, 3).join(',')}`;
   if (names.length === 0) throw new UsageError('--fields needs at least one field', hint);
-  const fields: string[] = [];
+  const fields: N[] = [];
   for (const name of names) {
-    if (!model.names.includes(name)) throw new UsageError(`--fields: unknown field "${stripForMessage(name)}"`, hint);
-    if (!valid.includes(name)) throw new UsageError(`--fields: ${name} is shown by the table and the board only, not by ${format}`, hint);
+    if (!declared(name)) throw new UsageError(`--fields: unknown field ${printable(name, { max: 40, quote: true })}`, hint);
+    if (format !== 'table' && derived.includes(name)) throw new UsageError(`--fields: ${name} is shown by the table and the board only, not by ${format}`, hint);
     if (fields.includes(name)) throw new UsageError(`--fields: ${name} is given twice`, hint);
     fields.push(name);
   }
@@ -85,7 +85,7 @@ export function parseFields(text: string | undefined, format: Format, model: Fie
  * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
  * names are still the option's choices for completion and help.
  */
-export function addFormatOptions(command: Command, model: FieldSet<never, string>): Command {
+export function addFormatOptions(command: Command, model: FieldNames): Command {
   const derived = model.names.filter((name) => model.fields[name]?.derived === true);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
@@ -94,10 +94,6 @@ export function addFormatOptions(command: Command, model: FieldSet<never, string
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
     .option('--json', 'the same as --format json')
     .addOption(fields);
-}
-
-function stripForMessage(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 40);
 }
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */

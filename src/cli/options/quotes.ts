@@ -15,7 +15,6 @@ export interface QuotesOptions extends TargetFlags, NetworkFlags {
   maxAge?: string;
   batchSize?: string;
   concurrency?: string;
-  color?: boolean;
   // --- watch mode (issue 7; src/cli/watch/) ---
   watch?: boolean;
   interval?: string;

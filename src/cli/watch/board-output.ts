@@ -8,9 +8,9 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
-import { terminalColumns } from '../io.js';
 import { scrubSecrets } from '../secrets.js';
-import type { FieldName } from '../../render/fields.js';
+import type { Terminal } from '../terminal.js';
+import type { QuoteFieldName } from '../../render/quote-fields.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -23,20 +23,21 @@ const CLEAR_SCREEN_END = '\u001b[J';
 export const HISTORY_POINTS = 30;
 
 export interface BoardOutputOptions {
-  color: boolean;
-  /** Plain ASCII: no arrows, blocks or ellipses. */
-  ascii: boolean;
   intervalMs: number;
   maxAgeMs: number | undefined;
   /** Show only the quotes whose prices moved at the latest poll (all of them at the first). */
   changesOnly: boolean;
   /** --fields: the board's columns, in order; the table's by default. */
-  fields?: readonly FieldName[];
+  fields?: readonly QuoteFieldName[];
   /** The sparklines' memory; keyed by symbol, so only symbols asked for may reach it. */
   history?: History;
 }
 
-export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: BoardOutputOptions): WatchOutput {
+/**
+ * `screen`: the run's terminal (colour, characters, clock, stdout); `terminal`: its live size and
+ * resizes. `deps` only for the secrets to scrub from the retry line.
+ */
+export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchTerminal, options: BoardOutputOptions): WatchOutput {
   const history = options.history ?? new History(HISTORY_POINTS);
   let data: readonly Quote[] = [];
   let changes: QuoteChange[] = [];
@@ -54,20 +55,20 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
   const frame = (rows: number | undefined) => renderBoard(
     { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
     // A terminal that reports a width of 0 (script, some CI runners) is taken to be COLUMNS or 80 wide.
-    { color: options.color, ascii: options.ascii, columns: terminalColumns(terminal.size().columns, deps.env) ?? 80, rows, now: deps.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
+    { color: screen.color, ascii: screen.ascii, columns: screen.widthOf(terminal.size().columns) ?? 80, rows, now: screen.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
   );
   const draw = () => {
     if (!active) return;
     const { rows } = terminal.size();
     const lines = frame(rows === 0 ? 24 : rows);
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
-    deps.io.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
+    screen.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
   };
 
   return {
     start() {
       active = true;
-      deps.io.stdout.write(ENTER);
+      screen.stdout.write(ENTER);
       unsubscribe = terminal.onResize(draw);
       draw();
     },
@@ -108,7 +109,7 @@ export function createBoardOutput(deps: Deps, terminal: WatchTerminal, options: 
       // and no retry or throttling that will not come (main says what ended it).
       Object.assign(status, { ended: true, problem: undefined, throttledUntil: undefined });
       const last = finished && status.updatedAt !== undefined ? `${frame(undefined).join('\r\n')}\r\n` : '';
-      deps.io.stdout.write(`${LEAVE}${last}`);
+      screen.stdout.write(`${LEAVE}${last}`);
     },
   };
 }

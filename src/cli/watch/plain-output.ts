@@ -3,28 +3,27 @@
 // poll it is, one after another; no cursor movement, no alternate screen, no key reading (Ctrl-C
 // ends it). What the board would show in its status lines (throttling, errors, missing symbols) is
 // a warning on stderr, as in the NDJSON stream (watch-warnings.ts).
-import { renderTable } from '../../render/table.js';
+import { renderQuoteTable } from '../../render/quote-table.js';
 import { formatDuration } from '../../shared/duration.js';
 import { formatClock } from '../../shared/time.js';
-import type { FieldName } from '../../render/fields.js';
-import type { Deps } from '../deps.js';
-import { terminalColumns } from '../io.js';
+import type { QuoteFieldName } from '../../render/quote-fields.js';
+import type { Terminal } from '../terminal.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
 
 export interface PlainOutputOptions {
-  color: boolean;
   intervalMs: number;
   maxAgeMs: number | undefined;
   /** Draw only the quotes whose prices moved at the latest poll (all of them at the first). */
   changesOnly: boolean;
   /** --fields: the table's columns and their order; undefined: the table's own. */
-  fields: readonly FieldName[] | undefined;
+  fields: readonly QuoteFieldName[] | undefined;
 }
 
-export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
-  const warnings = createWatchWarnings(deps);
+/** `screen`: the run's terminal (colour, stdout, stderr); `terminal`: its width at each poll. */
+export function createPlainOutput(screen: Terminal, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
+  const warnings = createWatchWarnings(screen);
   return {
     start() {},
     update({ result, ignored, changes, polls, at, throttledUntil }) {
@@ -35,9 +34,9 @@ export function createPlainOutput(deps: Deps, terminal: WatchTerminal, options: 
       const data = options.changesOnly && polls > 1 ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
       // One write per poll, a blank line between polls.
       const table = data.length > 0 || result.data.length === 0
-        ? renderTable(data, { color: options.color, now: at, maxAgeMs: options.maxAgeMs, columns: terminalColumns(terminal.size().columns, deps.env), ascii: true, fields: options.fields })
+        ? renderQuoteTable(data, { color: screen.color, now: at, maxAgeMs: options.maxAgeMs, columns: screen.widthOf(terminal.size().columns), ascii: true, fields: options.fields })
         : 'no price changed at the latest poll\n';
-      deps.io.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
+      screen.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
       warnings.afterPoll({ result, ignored, throttledUntil });
     },
     rateLimited: warnings.rateLimited,

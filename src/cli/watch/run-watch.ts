@@ -30,6 +30,7 @@ import type { Deps } from '../deps.js';
 import { createCliClient, type ClientSettings } from '../client.js';
 import { createHttp } from '../http.js';
 import type { RunState } from '../run-state.js';
+import { runTerminal } from '../terminal.js';
 import type { FormatChoice } from '../options/format.js';
 import { createBoardOutput } from './board-output.js';
 import { isQuitKey, listenForKeys } from './keys.js';
@@ -57,7 +58,8 @@ export async function runWatch(
   deps: Deps, request: WatchRequest, options: QuotesOptions, state: RunState,
   terminal: WatchTerminal = createProcessTerminal(deps), history?: History,
 ): Promise<number> {
-  const settings = resolveWatchSettings(deps, options, request.format);
+  const screen = runTerminal(deps, state);
+  const settings = resolveWatchSettings(screen, options, request.format);
   const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY, true);
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
   const maxWaitMs = http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -87,12 +89,12 @@ export async function runWatch(
     // Checked before the screen changes, so "not logged in" is an ordinary error message.
     await requireCredentials(deps, options, credentialHttp);
     output = settings.board
-      ? createBoardOutput(deps, terminal, {
-        color: settings.color, ascii: settings.ascii, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
+      ? createBoardOutput(deps, screen, terminal, {
+        intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
       })
       : settings.plain
-        ? createPlainOutput(deps, terminal, { color: settings.color, intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields })
-        : createStreamOutput(deps, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields });
+        ? createPlainOutput(screen, terminal, { intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields })
+        : createStreamOutput(screen, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields });
     if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
     output.start();
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });

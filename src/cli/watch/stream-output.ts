@@ -2,9 +2,11 @@
 // per poll (or per changed quote with --changes-only), CSV's and TSV's header once before the first
 // poll's lines, one write per poll so `mkt quotes EURUSD --watch | jq` sees each poll as it happens.
 // Anything for people (throttling, errors, missing symbols) is a line on stderr (watch-warnings.ts).
-import type { FieldName } from '../../render/fields.js';
-import { RENDERERS, type Format } from '../../render/formats.js';
-import type { Deps } from '../deps.js';
+import type { Format } from '../../render/formats.js';
+import type { QuoteFieldName } from '../../render/quote-fields.js';
+import { QUOTE_MODEL } from '../../render/quote-model.js';
+import type { Terminal } from '../terminal.js';
+import { streamResource } from '../writer.js';
 import type { WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
 
@@ -13,23 +15,18 @@ export interface StreamOutputOptions {
   /** A format that streams (formats.ts); NDJSON by default. */
   format?: Format;
   /** --fields; the format's own by default. */
-  fields?: readonly FieldName[];
+  fields?: readonly QuoteFieldName[];
 }
 
-export function createStreamOutput(deps: Deps, options: StreamOutputOptions): WatchOutput {
-  const renderer = RENDERERS[options.format ?? 'ndjson'];
-  const stream = renderer.stream ?? RENDERERS.ndjson.stream!;
-  const fields = options.fields ?? renderer.fields;
-  let headed = false;
-  const warnings = createWatchWarnings(deps);
+export function createStreamOutput(terminal: Terminal, options: StreamOutputOptions): WatchOutput {
+  const stream = streamResource(terminal, QUOTE_MODEL, { format: options.format ?? 'ndjson', fields: options.fields })
+    ?? streamResource(terminal, QUOTE_MODEL, { format: 'ndjson', fields: options.fields })!;
+  const warnings = createWatchWarnings(terminal);
   return {
     start() {},
     update({ result, ignored, changes, throttledUntil, at }) {
       const data = options.changesOnly ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
-      // The header with the first answer, not before: a watch that fails at once writes nothing.
-      const text = (headed ? '' : stream.header(fields)) + stream.rows(data, fields, at);
-      headed = true;
-      if (text !== '') deps.io.stdout.write(text);
+      stream.write(data, at);
       warnings.afterPoll({ result, ignored, throttledUntil });
     },
     rateLimited: warnings.rateLimited,

@@ -6,16 +6,15 @@
 // than silently replaced. Asked for nothing, the watch draws the board on a terminal and writes
 // NDJSON anywhere else.
 import type { QuotesOptions } from '../options/quotes.js';
-import type { Deps } from '../deps.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
-import { useAscii } from '../charset.js';
-import { isColorEnabled } from '../io.js';
 import { DEFAULT_INTERVAL_MS, MAX_WATCH_COUNT, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { parseFields, type FormatChoice } from '../options/format.js';
-import type { FieldName } from '../../render/fields.js';
-import { RENDERERS, type Format } from '../../render/formats.js';
+import { renderersFor, type Format } from '../../render/formats.js';
+import type { QuoteFieldName } from '../../render/quote-fields.js';
+import { QUOTE_MODEL } from '../../render/quote-model.js';
+import type { Terminal } from '../terminal.js';
 
 export interface WatchSettings {
   /** The live board (a terminal) or a stream. */
@@ -25,17 +24,15 @@ export interface WatchSettings {
   /** What the stream writes (ndjson, csv or tsv); `table` for the board or the plain tables. */
   format: Format;
   /** --fields, checked against the format; undefined: the format's own. */
-  fields: FieldName[] | undefined;
+  fields: QuoteFieldName[] | undefined;
   intervalMs: number;
   /** Stop after this many polls, failed ones included (run-watch.ts says what the exit code is then). */
   count: number | undefined;
   changesOnly: boolean;
-  color: boolean;
-  /** Plain ASCII on the board (TERM=dumb never gets one; a locale without UTF-8 does). */
-  ascii: boolean;
 }
 
-export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen: FormatChoice | undefined): WatchSettings {
+/** The watch's settings; colour, characters and width are the terminal's (terminal.ts). */
+export function resolveWatchSettings(terminal: Terminal, options: QuotesOptions, chosen: FormatChoice | undefined): WatchSettings {
   if (!options.watch) {
     throw new UsageError('--interval, --count and --changes-only only apply with --watch', 'add --watch, e.g. mkt quotes EURUSD --watch --interval 5s');
   }
@@ -43,28 +40,28 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen:
     throw new UsageError('--strict cannot be used with --watch: a watch has no single result to judge',
       'for a CI check, run mkt quotes --strict without --watch');
   }
-  const terminal = deps.io.stdoutIsTTY && deps.env.TERM !== 'dumb';
-  const dumb = deps.io.stdoutIsTTY && deps.env.TERM === 'dumb';
-  const format = chosen?.format ?? (terminal || dumb ? 'table' : 'ndjson');
+  // A terminal that cannot move its cursor (TERM=dumb) gets plain tables instead of the board.
+  const dumb = terminal.stdoutIsTTY && !terminal.cursor;
+  const format = chosen?.format ?? (terminal.stdoutIsTTY ? 'table' : 'ndjson');
   // TERM=dumb on a terminal, where the board would be: a plain table per poll.
   const plain = dumb && format === 'table';
   // A format that did not come from a flag says where it came from, so the fix is plain.
   const source = chosen === undefined || chosen.from.startsWith('--') ? '' : ` (from ${chosen.from})`;
-  if (format === 'table' && !terminal && !plain) {
+  if (format === 'table' && !terminal.cursor && !plain) {
     throw new UsageError(`--watch --format table needs a terminal${source}: the live board redraws the screen in place`,
       'in a pipe or file, --watch writes NDJSON (leave out the format, or use --format ndjson, csv or tsv)');
   }
-  if (format !== 'table' && RENDERERS[format].stream === undefined) {
+  if (format !== 'table' && renderersFor(QUOTE_MODEL)[format].stream === undefined) {
     throw new UsageError(`--watch cannot write ${format}${source}: a JSON document cannot grow by a poll at a time`,
       'use --format ndjson (a JSON object per quote per line), csv or tsv');
   }
   const board = format === 'table' && !plain;
-  const fields = parseFields(options.fields, format);
+  const fields = parseFields(options.fields, format, QUOTE_MODEL);
 
   const intervalText = options.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
   let intervalMs = parseDuration(intervalText, '--interval');
   if (intervalMs < MIN_INTERVAL_MS) {
-    deps.io.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
+    terminal.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
     intervalMs = MIN_INTERVAL_MS;
   }
   const count = options.count === undefined ? undefined : parseInteger(options.count, '--count', { min: 1, max: MAX_WATCH_COUNT });
@@ -76,7 +73,5 @@ export function resolveWatchSettings(deps: Deps, options: QuotesOptions, chosen:
     intervalMs,
     count,
     changesOnly: options.changesOnly === true,
-    color: isColorEnabled(deps.io.stdoutIsTTY, deps.env, options.color === false),
-    ascii: useAscii(deps.env),
   };
 }

@@ -2,28 +2,27 @@
 // terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
 // one line per throttling episode, one per failed poll.
-import { cellText } from '../../render/quotes.js';
-import { stripControl } from '../../shared/text.js';
+import { printable } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
-import type { Deps } from '../deps.js';
+import type { Terminal } from '../terminal.js';
 import type { PollUpdate, WatchOutput } from './watch-output.js';
 
 export type WatchWarnings = Pick<WatchOutput, 'rateLimited' | 'failed'> & {
   afterPoll(poll: Pick<PollUpdate, 'result' | 'ignored' | 'throttledUntil'>): void;
 };
 
-export function createWatchWarnings(deps: Deps): WatchWarnings {
+export function createWatchWarnings(terminal: Pick<Terminal, 'stderr'>): WatchWarnings {
   let missingBefore = '';
   let throttled = false;
   let warnedIgnored = false;
-  const warn = (text: string) => deps.io.stderr.write(`warning: ${text}\n`);
+  const warn = (text: string) => terminal.stderr.write(`warning: ${text}\n`);
   return {
     afterPoll({ result, ignored, throttledUntil }) {
       if (ignored.length > 0 && !warnedIgnored) {
         warnedIgnored = true;
         warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
       }
-      const missing = result.missing.map(stripControl).join(', ');
+      const missing = result.missing.map((symbol) => printable(symbol)).join(', ');
       if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
       missingBefore = missing;
       if (throttledUntil !== undefined && !throttled) {
@@ -37,12 +36,12 @@ export function createWatchWarnings(deps: Deps): WatchWarnings {
       throttled = true;
     },
     failed(error, retryAt, failures) {
-      warn(`${stripControl(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
+      warn(`${printable(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
     },
   };
 }
 
 function listSome(symbols: readonly string[]): string {
-  const shown = symbols.slice(0, 5).map(cellText).join(', ');
+  const shown = symbols.slice(0, 5).map((symbol) => printable(symbol)).join(', ');
   return symbols.length > 5 ? `${shown} and ${symbols.length - 5} more` : shown;
 }
