@@ -3,9 +3,10 @@
 // `mkt quotes` does not pay for it.
 //
 // The watch ends with exit 0 on q, Ctrl-C or SIGTERM (the normal way to stop it) and when the reader
-// of a pipe goes away; Ctrl-Z on the board suspends it as it would any program (job-control.ts). Rate limits stretch the interval instead of ending it, and transient errors
-// (network, timeout, 5xx) are shown and retried with backoff for as long as the watch runs; 401 and
-// 403 end it with exit 4 and 5 (main maps the errors), after the terminal is restored.
+// of a pipe goes away; Ctrl-Z on the board suspends it as it would any program (job-control.ts).
+// Rate limits stretch the interval instead of ending it, and transient errors (network, timeout,
+// 5xx) are shown and retried with backoff for as long as the watch runs; 401 and 403 end it with
+// exit 4 and 5 (main maps the errors), after the terminal is restored.
 //
 // --count N counts polls, failed ones included, so a watch with --count always ends, even against a
 // service that is down or hangs (a CI job must not wait forever). If the last poll succeeded the exit
