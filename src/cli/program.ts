@@ -6,6 +6,7 @@ import type { RunState } from './run-state.js';
 import { createTerminal } from './terminal.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
+import { QUIET_HELP } from './options/network.js';
 import { registerConfig } from './commands/config.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerHelp } from './commands/help.js';
@@ -48,7 +49,7 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
   addTargetOptions(program);
   program
     .option('-v, --verbose', 'print each request and response on stderr (secrets redacted)')
-    .option('-q, --quiet', 'no progress, no waits announced, no confirmations; warnings and errors still print');
+    .option('-q, --quiet', QUIET_HELP);
   configure(program, deps, state);
 
   for (const register of commands) register(program, deps, state);

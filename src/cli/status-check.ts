@@ -2,12 +2,16 @@
 // request for one symbol proves that the service is reachable, takes the token (minting one with
 // MKT_CLIENT_ID and MKT_CLIENT_SECRET if that is how commands would get it) and lets it read the
 // organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
-import { ApiError, NetworkError, ResponseError } from '../api/index.js';
+//
+// A pre-flight answers at once: unless --max-wait (or MKT_MAX_WAIT) says how long it may wait, it
+// waits at most CHECK_MAX_WAIT_MS in all, enough for the short retries of a network error or a 5xx,
+// not for a rate-limit window. A 429 asking for longer is the answer (exit 6), with when it lifts.
+import { ApiError, NetworkError, RateLimitError, ResponseError } from '../api/index.js';
 import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
-import { explainError } from './explain.js';
+import { explainError, type Words } from './explain.js';
 import { createCliClient } from './client.js';
 import { quotesExplainer } from './hints/quotes.js';
 import { createHttp } from './http.js';
@@ -17,9 +21,17 @@ import type { TargetFlags } from './settings.js';
 import type { StatusReport } from './status-report.js';
 import { scrubSecrets } from './secrets.js';
 import { normalizeSymbols } from './symbols.js';
+import { formatDuration, tryAgainAt } from '../shared/duration.js';
 
 /** A symbol every Market Data Service lists in its examples. */
 export const DEFAULT_CHECK_SYMBOL = 'EURUSD';
+
+/**
+ * What the check waits at most, in all, when not told (--max-wait, MKT_MAX_WAIT): the default two
+ * retries of a network error or a 5xx back off at most 0.5 s and 1 s, and a rate limit that lifts
+ * within these seconds is waited for; a longer wait is not begun.
+ */
+export const CHECK_MAX_WAIT_MS = 5_000;
 
 /** The flags of `mkt status` that the check reads. */
 export interface CheckOptions extends TargetFlags, NetworkFlags {
@@ -32,6 +44,9 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
   if (symbols.length !== 1) throw new UsageError('--check-symbol takes one symbol', `for example --check-symbol ${DEFAULT_CHECK_SYMBOL}`);
   const symbol = symbols[0]!;
   const http = await createHttp(deps, options, state, 1);
+  // As createHttp reads them: the flag, or a variable that is not empty.
+  const waitAsked = options.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT);
+  if (!waitAsked) http.maxWaitMs = CHECK_MAX_WAIT_MS;
   try {
     const result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({ symbols: [symbol] }));
     const limit = result.rateLimit;
@@ -46,7 +61,8 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
     // The service's words, written to stdout in the report: scrubbed as a diagnostic is, and only
     // they (the report's timestamps and ids are left as they are).
     // Worded as `mkt quotes` words the same request.
-    const explained = explainError(error, quotesExplainer(deps, options, 1));
+    const quotesWords = quotesExplainer(deps, options, 1);
+    const explained = explainError(error, (failure) => (waitAsked ? undefined : notWaitedFor(deps, failure)) ?? quotesWords(failure));
     const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
     const message = scrubSecrets(deps, explained.message);
     const hint = scrub(explained.hint);
@@ -58,4 +74,17 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
     report.usable = false;
     report.problems.push(`the check failed: ${message}${hint ? `; ${hint}` : ''}`);
   }
+}
+
+/** A 429 whose wait the check did not begin: when to come back, and how to let the check wait. */
+function notWaitedFor(deps: Deps, error: Error): Words | undefined {
+  if (!(error instanceof RateLimitError) || error.plan !== undefined) return undefined;
+  const waitMs = error.retryAfterMs;
+  if (waitMs === undefined || waitMs <= CHECK_MAX_WAIT_MS) return undefined;
+  return { hint: `try again after ${tryAgainAt(waitMs, deps)}, or let the check wait for it with --max-wait ${formatDuration(roundUpToTen(waitMs))}` };
+}
+
+/** A wait rounded up to whole tens of seconds, as a person would type it for --max-wait. */
+function roundUpToTen(ms: number): number {
+  return Math.ceil(ms / 10_000) * 10_000;
 }

@@ -18,19 +18,35 @@ export const SGR = /\u001b\[[0-9;]*m/g;
 /** The frames written, without colour. */
 export const plainFrames = (writes: readonly string[]) => writes.filter((write) => write.startsWith(FRAME)).map((frame) => frame.replace(SGR, ''));
 
-/** A terminal whose size the test sets, whose resize and output failure the test triggers. */
+/**
+ * A terminal whose size the test sets, whose resize, output failure and job-control signals
+ * (SIGTSTP, SIGCONT) the test triggers; `whileStopped` runs where the real process would be stopped.
+ */
 export function fakeTerminal(columns: number, rows: number) {
   const listeners = new Set<() => void>();
   const closed = new Set<(failure: Error | undefined) => void>();
-  const terminal: WatchTerminal & { resize(columns: number, rows: number): void; close(failure?: Error): void } = {
+  const signals = { SIGTSTP: new Set<() => void>(), SIGCONT: new Set<() => void>() };
+  const subscribe = (set: Set<() => void>, listener: () => void) => {
+    set.add(listener);
+    return () => void set.delete(listener);
+  };
+  const terminal: WatchTerminal & {
+    resize(columns: number, rows: number): void; close(failure?: Error): void; signal(name: keyof typeof signals): void;
+    stops: number; whileStopped: () => void;
+  } = {
     size: () => ({ columns, rows }),
-    onResize(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    onResize: (listener) => subscribe(listeners, listener),
     onOutputClosed(listener) {
       closed.add(listener);
       return () => void closed.delete(listener);
+    },
+    onSuspend: (listener) => subscribe(signals.SIGTSTP, listener),
+    onContinue: (listener) => subscribe(signals.SIGCONT, listener),
+    stops: 0,
+    whileStopped: () => {},
+    stopProcess() {
+      terminal.stops++;
+      terminal.whileStopped();
     },
     resize(newColumns, newRows) {
       columns = newColumns;
@@ -40,8 +56,11 @@ export function fakeTerminal(columns: number, rows: number) {
     close(failure) {
       for (const listener of closed) listener(failure);
     },
+    signal(name) {
+      for (const listener of signals[name]) listener();
+    },
   };
-  return { terminal, listeners };
+  return { terminal, listeners, signals };
 }
 
 /** A TTY stdin: raw-mode calls are recorded, keys are written by the test. */

@@ -11,7 +11,8 @@ import type { RunState } from '../run-state.js';
 import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
 import { addTargetOptions } from '../options/target.js';
 import { addNetworkOptions } from '../options/network.js';
-import { checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status-check.js';
+import { CHECK_MAX_WAIT_MS, checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status-check.js';
+import { formatDuration } from '../../shared/duration.js';
 import { renderStatus, type Setting, type StatusReport } from '../status-report.js';
 import { runTerminal } from '../terminal.js';
 import { writeReport } from '../writer.js';
@@ -31,11 +32,16 @@ export function registerStatus(program: Command, deps: Deps, state: RunState): v
 Offline, exits 0 when the credentials are usable (a token, or MKT_CLIENT_ID and MKT_CLIENT_SECRET
 to get one) and 4 when they are not. With --check, one quotes request (one symbol, one unit of the
 rate limit) proves reachability, authentication and authorization, as \`gh auth status\` does; the
-exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network).
+exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network or 5xx).
+
+A pre-flight answers at once: --check waits at most ${formatDuration(CHECK_MAX_WAIT_MS)} in all (enough for the short
+retries of a network error or a 5xx), so a rate limit that lifts later is exit 6 at once, with the
+time it lifts. To wait for it instead, give --max-wait (or set MKT_MAX_WAIT), e.g. --max-wait 90s.
 
 Examples:
   $ mkt status
   $ mkt status --check                                  # a CI pre-flight
+  $ mkt status --check --max-wait 90s                   # the same, waiting out a spent rate limit
   $ mkt status --json | jq .token.expires_in_seconds`);
   addNetworkOptions(addTargetOptions(command)).action(async (_options: StatusOptions, self: Command) => {
     const options = commandOptions<StatusOptions>(self);

@@ -21,5 +21,11 @@ export function addNetworkOptions(command: Command): Command {
     .option('--max-wait <duration>', `the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT; default ${formatDuration(DEFAULT_MAX_WAIT_MS)}, a whole rate window)`)
     .option('--ca-file <path>', `extra PEM CA certificates to trust, at most ${formatBytes(MAX_CA_FILE_BYTES)} (env MKT_CA_FILE)`)
     .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)')
-    .option('-q, --quiet', 'no progress, no waits announced (waits over 2s are, in a pipe too), no confirmations; warnings and errors still print');
+    .option('-q, --quiet', QUIET_HELP);
 }
+
+/**
+ * What --quiet silences (progress.ts, and the confirmations of login and token), for every command
+ * that takes it: the README's "Waiting for the quota" and Networks sections say the same.
+ */
+export const QUIET_HELP = 'silence the progress line, every wait announcement (also the waits over 2s otherwise announced in a pipe) and the confirmations of login and token; warnings and errors still print';

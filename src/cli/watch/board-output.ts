@@ -2,7 +2,7 @@
 // one write per frame (cursor home, each line cleared to its end, the rest of the screen cleared)
 // so there is no flicker; redrawn on resize and, while the watch waits, once a second so ages
 // grow; the screen and cursor given back by stop(), which leaves the last board on the normal screen
-// when the watch ended by itself.
+// when the watch ended by itself, and by suspend() for as long as the process is stopped (Ctrl-Z).
 import type { Quote } from '../../api/index.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
@@ -11,6 +11,7 @@ import type { Deps } from '../deps.js';
 import { scrubSecrets } from '../secrets.js';
 import type { Terminal } from '../terminal.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
+import type { Suspendable } from './job-control.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
 
@@ -37,7 +38,9 @@ export interface BoardOutputOptions {
  * `screen`: the run's terminal (colour, characters, clock, stdout); `terminal`: its live size and
  * resizes. `deps` only for the secrets to scrub from the retry line.
  */
-export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchTerminal, options: BoardOutputOptions): WatchOutput {
+export type BoardOutput = WatchOutput & Suspendable;
+
+export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchTerminal, options: BoardOutputOptions): BoardOutput {
   const history = options.history ?? new History(HISTORY_POINTS);
   let data: readonly Quote[] = [];
   let changes: QuoteChange[] = [];
@@ -49,6 +52,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
     polls: 0, updatedAt: undefined, intervalMs: options.intervalMs, rateLimit: undefined, throttledUntil: undefined, problem: undefined,
   };
   let active = false;
+  let suspended = false;
   let unsubscribe = () => {};
 
   /** The board's lines; every quote's when `rows` is undefined. */
@@ -58,7 +62,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
     { color: screen.color, ascii: screen.ascii, columns: screen.widthOf(terminal.size().columns) ?? 80, rows, now: screen.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
   );
   const draw = () => {
-    if (!active) return;
+    if (!active || suspended) return;
     const { rows } = terminal.size();
     const lines = frame(rows === 0 ? 24 : rows);
     // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
@@ -100,6 +104,18 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
       draw();
     },
     tick: draw,
+    suspend() {
+      if (!active || suspended) return;
+      suspended = true;
+      deps.io.stdout.write(LEAVE);
+    },
+    resume() {
+      if (!active) return;
+      suspended = false;
+      // Also after a SIGCONT the board did not ask for: what the shell wrote is drawn over.
+      deps.io.stdout.write(ENTER);
+      draw();
+    },
     stop(finished) {
       if (!active) return;
       active = false;

@@ -3,9 +3,10 @@
 // `mkt quotes` does not pay for it.
 //
 // The watch ends with exit 0 on q, Ctrl-C or SIGTERM (the normal way to stop it) and when the reader
-// of a pipe goes away. Rate limits stretch the interval instead of ending it, and transient errors
-// (network, timeout, 5xx) are shown and retried with backoff for as long as the watch runs; 401 and
-// 403 end it with exit 4 and 5 (main maps the errors), after the terminal is restored.
+// of a pipe goes away; Ctrl-Z on the board suspends it as it would any program (job-control.ts).
+// Rate limits stretch the interval instead of ending it, and transient errors (network, timeout,
+// 5xx) are shown and retried with backoff for as long as the watch runs; 401 and 403 end it with
+// exit 4 and 5 (main maps the errors), after the terminal is restored.
 //
 // --count N counts polls, failed ones included, so a watch with --count always ends, even against a
 // service that is down or hangs (a CI job must not wait forever). If the last poll succeeded the exit
@@ -33,7 +34,8 @@ import type { RunState } from '../run-state.js';
 import { runTerminal } from '../terminal.js';
 import type { FormatChoice } from '../options/format.js';
 import { createBoardOutput } from './board-output.js';
-import { isQuitKey, listenForKeys } from './keys.js';
+import { handleJobControl, type JobControl } from './job-control.js';
+import { isQuitKey, isSuspendKey, listenForKeys, type KeyListener } from './keys.js';
 import { createPlainOutput } from './plain-output.js';
 import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
 import { createStreamOutput } from './stream-output.js';
@@ -79,7 +81,8 @@ export async function runWatch(
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
   const pollHttp: ClientSettings = { ...credentialHttp, retries: 0 };
 
-  let stopKeys = () => {};
+  let keys: KeyListener | undefined;
+  let jobControl: JobControl | undefined;
   let outputFailure: Error | undefined;
   const stopOnClosedOutput = terminal.onOutputClosed((failure) => {
     outputFailure ??= failure;
@@ -88,21 +91,26 @@ export async function runWatch(
   try {
     // Checked before the screen changes, so "not logged in" is an ordinary error message.
     await requireCredentials(deps, options, credentialHttp);
-    output = settings.board
+    const board = settings.board
       ? createBoardOutput(deps, screen, terminal, {
         intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
       })
-      : settings.plain
-        ? createPlainOutput(screen, terminal, { intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields })
-        : createStreamOutput(screen, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields });
-    if (settings.board && deps.io.stdinIsTTY) stopKeys = listenForKeys(deps.io.stdin, (key) => isQuitKey(key) && quit.abort());
+      : undefined;
+    output = board ?? (settings.plain
+      ? createPlainOutput(screen, terminal, { intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields })
+      : createStreamOutput(screen, { changesOnly: settings.changesOnly, format: settings.format, fields: settings.fields }));
+    if (board && deps.io.stdinIsTTY) keys = listenForKeys(deps.io.stdin, (key) => (isQuitKey(key) ? quit.abort() : isSuspendKey(key) && jobControl?.suspend()));
     output.start();
+    // Ctrl-Z and fg (job-control.ts); elsewhere the terminal is left in its own mode and SIGTSTP
+    // keeps its default action.
+    if (board) jobControl = handleJobControl(terminal, keys ? [keys, board] : [board]);
     await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });
   } catch (error) {
     if (!quit.signal.aborted) throw error;
   } finally {
+    jobControl?.stop();
     output?.stop(!quit.signal.aborted);
-    stopKeys();
+    keys?.stop();
     stopOnClosedOutput();
     deps.signal.removeEventListener('abort', onInterrupt);
   }
