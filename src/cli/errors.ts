@@ -1,5 +1,6 @@
 // Errors that only the command line raises. The library's errors live in src/api/errors.ts; all
 // share MktError's shape (a stable code, a message, a hint), so main words them all alike.
+import type { CheckFailureJson, CheckReport } from '../render/checks/check-report.js';
 import { MktError, UsageError } from '../shared/errors.js';
 
 export { UsageError };
@@ -19,6 +20,41 @@ export class IncompleteError extends MktError {
 
   constructor(message: string, hint?: string) {
     super('INCOMPLETE', message, { hint });
+  }
+}
+
+/**
+ * A --check that did not hold, or an --until that never held before --count ran out: exit 8. main
+ * writes `lines` (a failure each) before its `error:` line, and `checks` (every failure) in the JSON
+ * error object.
+ */
+export class CheckFailedError extends MktError {
+  override name = 'CheckFailedError';
+  readonly lines: readonly string[];
+  readonly checks: readonly CheckFailureJson[];
+
+  constructor(report: CheckReport, hint?: string) {
+    super('CHECK_FAILED', report.message, { hint });
+    this.lines = report.lines;
+    this.checks = report.checks;
+  }
+}
+
+/** An --exec program that could not be started, exited with a status other than 0, or was killed: exit 1. */
+export class ProgramFailedError extends MktError {
+  override name = 'ProgramFailedError';
+  /** The program as given to --exec. */
+  readonly program: string;
+  /** Its exit status, when it exited. */
+  readonly status: number | undefined;
+  /** The signal that ended it, when one did. */
+  readonly signal: string | undefined;
+
+  constructor(message: string, facts: { program: string; status?: number; signal?: string; hint?: string; cause?: unknown }) {
+    super('EXEC_FAILED', message, { hint: facts.hint, cause: facts.cause });
+    this.program = facts.program;
+    this.status = facts.status;
+    this.signal = facts.signal;
   }
 }
 

@@ -4,7 +4,7 @@ import {
 } from '../api/index.js';
 import { ConfigError } from '../config/errors.js';
 import { InterruptSignal } from './deps.js';
-import { CredentialsError, IncompleteError, UsageError } from './errors.js';
+import { CheckFailedError, CredentialsError, IncompleteError, UsageError } from './errors.js';
 
 export const ExitCode = {
   OK: 0,
@@ -15,6 +15,7 @@ export const ExitCode = {
   FORBIDDEN: 5,
   RATE_LIMITED: 6,
   NETWORK: 7,
+  CHECK_FAILED: 8,
   INTERRUPTED: 130,
 } as const;
 
@@ -27,6 +28,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.FORBIDDEN, 'forbidden: 403 (no market.read scope, or no access to the organization)'],
   [ExitCode.RATE_LIMITED, 'rate limited: 429 after retries, or more waiting than --max-wait allows'],
   [ExitCode.NETWORK, 'network: unreachable, TLS, timeout, 5xx after retries'],
+  [ExitCode.CHECK_FAILED, 'a check failed: a --check did not hold, or --until never held before --count ran out'],
   [ExitCode.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM)'],
 ];
 
@@ -35,6 +37,7 @@ export function exitCodeFor(error: unknown): number {
   if (isCommanderError(error)) return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof OptionsError || error instanceof InvalidRequestError) return ExitCode.USAGE;
   if (error instanceof IncompleteError) return ExitCode.INCOMPLETE;
+  if (error instanceof CheckFailedError) return ExitCode.CHECK_FAILED;
   if (error instanceof CredentialsError || error instanceof AuthError) return ExitCode.NOT_AUTHENTICATED;
   if (error instanceof ForbiddenError) return ExitCode.FORBIDDEN;
   if (error instanceof RateLimitError) return ExitCode.RATE_LIMITED;

@@ -50,8 +50,8 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }] = await Promise.all([
-    import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'),
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { CheckFailedError }] = await Promise.all([
+    import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
@@ -73,11 +73,17 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   hint = hint === undefined ? undefined : clean(hint);
   requestId = requestId === undefined ? undefined : clean(requestId);
 
+  // Failed checks: each one, in words before the error's line, or as data in the JSON object.
+  const checks = error instanceof CheckFailedError ? error : undefined;
   if (errorsAsJson(deps, state.command)) {
     stderr.write(`${safeJson({
-      error: { code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null },
+      error: {
+        code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null,
+        ...(checks === undefined ? {} : { checks: checks.checks }),
+      },
     })}\n`);
   } else {
+    for (const line of checks?.lines ?? []) stderr.write(`${clean(line)}\n`);
     stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
   }
   if (isDebug(env) && error instanceof Error) stderr.write(`${scrubSecrets(deps, describeStack(error))}\n`);
