@@ -9,3 +9,4 @@ export {
   type MktErrorCode, type NetworkErrorCode, type RateLimitPlan,
 } from './errors.js';
 export { aheadOfClock, quoteProblems } from './quote-checks.js';
+export * from './valuation-api.js';

@@ -13,12 +13,21 @@ export interface Instrument {
   dailyVolatility: number;
   /** Venues (ISO 10383 MIC or FX platform), primary first. */
   venues: readonly string[];
+  /**
+   * The currency prices are in: an FX pair's second currency (EURUSD in USD), an equity's trading
+   * currency, GBX (pence) for London. The service never sends it (a Quote has no currency), which
+   * is why a positions file gives each position's; tests and the docs read it here.
+   */
+  currency: string;
 }
 
-type Row = [symbol: string, decimals: number, price: string, spread: number, volatility: number, venues: string];
+type Row = [symbol: string, decimals: number, price: string, spread: number, volatility: number, venues: string, currency?: string];
 
 // Real symbols, plausible mid-2020s levels. FX: EBS is primary for EUR, JPY and CHF pairs, LMAX for
-// the others; equities: the listing exchange first, then NYSE Arca where they also trade.
+// the others; equities: the listing exchange first, then NYSE Arca where they also trade. A row's
+// currency is an FX pair's second currency, else USD unless given: the four listed abroad are there
+// for valuations in several currencies (pence, a EUR and a JPY price, and CAD, which has no direct
+// pair with EUR, GBP or JPY here, so that a valuation in those needs a cross through USD).
 const ROWS: readonly Row[] = [
   ['EURUSD', 5, '1.08450', 2, 0.005, 'EBS LMAX'],
   ['GBPUSD', 5, '1.27150', 3, 0.006, 'LMAX EBS'],
@@ -49,18 +58,25 @@ const ROWS: readonly Row[] = [
   ['IWM', 2, '218.40', 1, 0.014, 'ARCX'],
   ['GLD', 2, '231.60', 1, 0.009, 'ARCX'],
   ['DIA', 2, '409.10', 2, 0.009, 'ARCX'],
+  ['VOD.L', 2, '72.50', 2, 0.015, 'XLON', 'GBX'],
+  ['SAP.DE', 2, '231.40', 5, 0.016, 'XETR', 'EUR'],
+  ['7203.T', 1, '2850.0', 5, 0.016, 'XTKS', 'JPY'],
+  ['RY.TO', 2, '165.30', 2, 0.01, 'XTSE', 'CAD'],
 ];
 
-export const INSTRUMENTS: readonly Instrument[] = ROWS.map(([symbol, decimals, price, spread, dailyVolatility, venues]) => ({
+const FX_PAIR = /^[A-Z]{6}$/;
+
+export const INSTRUMENTS: readonly Instrument[] = ROWS.map(([symbol, decimals, price, spread, dailyVolatility, venues, currency]) => ({
   symbol,
   decimals,
   basePrice: Number(price.replace('.', '')),
   spread,
   dailyVolatility,
   venues: venues.split(' '),
+  currency: currency ?? (FX_PAIR.test(symbol) ? symbol.slice(3) : 'USD'),
 }));
 
-export const VENUES: readonly string[] = ['EBS', 'LMAX', 'XNAS', 'XNYS', 'ARCX'];
+export const VENUES: readonly string[] = ['EBS', 'LMAX', 'XNAS', 'XNYS', 'ARCX', 'XLON', 'XETR', 'XTKS', 'XTSE'];
 
 /** `SYN00001`, `SYN00002`, ...: always five digits, hence at most 99,999 of them. */
 export function syntheticSymbol(index: number): string {
@@ -76,7 +92,7 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
-/** The real instruments plus `synthetic` SYN instruments (2 decimals, on XNAS), keyed by symbol. */
+/** The real instruments plus `synthetic` SYN instruments (2 decimals, in USD, on XNAS), keyed by symbol. */
 export function createCatalogue(synthetic = 0): Map<string, Instrument> {
   const catalogue = new Map<string, Instrument>();
   for (const instrument of INSTRUMENTS) catalogue.set(instrument.symbol, instrument);
@@ -91,6 +107,7 @@ export function createCatalogue(synthetic = 0): Map<string, Instrument> {
       spread: 1 + (hash >>> 20) % 3,
       dailyVolatility: 0.02,
       venues: synVenues,
+      currency: 'USD',
     });
   }
   return catalogue;

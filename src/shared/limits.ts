@@ -89,5 +89,7 @@ export const MAX_DURATION_MS = 24 * 3_600_000;
 export const MAX_SECRET_BYTES = 64 * 1024;
 /** --symbols-file, or the symbols on standard input. */
 export const MAX_SYMBOLS_FILE_BYTES = 16 * 1024 * 1024;
+/** A positions file (mkt value), or positions text a program parses: the cap of --symbols-file. */
+export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;

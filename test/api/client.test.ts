@@ -38,7 +38,9 @@ describe('the public index', () => {
   it('exports createClient, the error classes and the quote checks, nothing internal', () => {
     expect(Object.keys(library).sort()).toEqual([
       'AbortError', 'ApiError', 'AuthError', 'ForbiddenError', 'InvalidRequestError', 'MktError', 'NetworkError', 'OptionsError',
-      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'aheadOfClock', 'createClient', 'quoteProblems',
+      'PRICE_RULES', 'PositionsError', 'RATE_DIGITS',
+      'RateLimitError', 'ResponseError', 'ServerError', 'TimeoutError', 'aheadOfClock', 'createClient',
+      'crossSymbols', 'detectPositionsFormat', 'parsePositions', 'positionsFromObjects', 'quoteProblems', 'valuationSymbols', 'valuePositions',
     ]);
   });
 
@@ -50,10 +52,12 @@ describe('the public index', () => {
     const checker = program.getTypeChecker();
     const names = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name).sort();
     expect(names).toEqual([
-      'AbortError', 'ApiError', 'AuthError', 'CliLoginInput', 'Client', 'ClientCredentialsInput', 'ClientOptions', 'ForbiddenError',
-      'GetQuotesInput', 'HttpOptions', 'InvalidRequestError', 'MktError', 'MktErrorCode', 'NetworkError', 'NetworkErrorCode', 'OptionsError',
-      'Quote', 'QuotesResult', 'RateLimitError', 'RateLimitInfo', 'RateLimitPlan', 'ResponseError', 'ServerError', 'TimeoutError',
-      'TokenResponse', 'WaitEvent', 'aheadOfClock', 'createClient', 'quoteProblems',
+      'AbortError', 'ApiError', 'AuthError', 'CliLoginInput', 'Client', 'ClientCredentialsInput', 'ClientOptions', 'CurrencyTotal', 'ForbiddenError',
+      'FxRate', 'GetQuotesInput', 'HttpOptions', 'InvalidRequestError', 'MktError', 'MktErrorCode', 'NetworkError', 'NetworkErrorCode', 'NoRoute', 'OptionsError',
+      'PRICE_RULES', 'ParsePositionsOptions', 'Position', 'PositionStatus', 'PositionsError', 'PositionsErrorReason', 'PositionsFormat', 'PositionsOptions', 'PriceRule',
+      'Quote', 'QuotesBySymbol', 'QuotesResult', 'RATE_DIGITS', 'RateLimitError', 'RateLimitInfo', 'RateLimitPlan', 'ResponseError', 'ServerError', 'TimeoutError',
+      'TokenResponse', 'Valuation', 'ValuePositionsInput', 'ValuedPosition', 'WaitEvent', 'aheadOfClock', 'createClient', 'crossSymbols',
+      'detectPositionsFormat', 'parsePositions', 'positionsFromObjects', 'quoteProblems', 'valuationSymbols', 'valuePositions',
     ]);
   });
 });

@@ -49,8 +49,8 @@ describe("the README's library defaults", () => {
 });
 
 describe("the README's library examples", () => {
-  it('there are five, each importing from mkt', () => {
-    expect(blocks).toHaveLength(5);
+  it('there are six, each importing from mkt', () => {
+    expect(blocks).toHaveLength(6);
     for (const code of blocks) expect(code).toMatch(/from 'mkt';/);
   });
 
@@ -119,5 +119,16 @@ describe("the README's library examples", () => {
   it("5: the sandbox's quotes pass quoteProblems", async () => {
     const { out } = await run(4);
     expect(out).toBe('EURUSD looks right\nAAPL looks right\n');
+  });
+
+  it('6: a portfolio in four currencies valued in EUR, CAD through a cross', async () => {
+    const { out } = await run(5);
+    const lines = out.split('\n');
+    expect(lines.slice(0, 5).map((line) => line.replace(/\d[\d.]*/g, 'N'))).toEqual([
+      'VOD.L N GBX = N EUR', 'SAP.DE N EUR = N EUR', 'RY.TO -N CAD = -N EUR', 'AAPL N USD = N EUR', 'EUR N EUR = N EUR',
+    ]);
+    expect(lines[4]).toBe('EUR 2500.75 EUR = 2500.75 EUR');
+    expect(lines[5]).toMatch(/^total -?\d+\.\d+ EUR, P&L -?\d+\.\d+ EUR$/);
+    expect(lines.slice(6)).toEqual(['GBP: 1/EURGBP, CAD: 1/(USDCAD*EURUSD), USD: 1/EURUSD', '']);
   });
 });

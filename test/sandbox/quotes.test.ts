@@ -132,7 +132,8 @@ describe('quotes', () => {
     ['xnas', ['AAPL', 'QQQ', 'SPY'], ['JPM', 'EURUSD']],
     ['LMAX', ['EURUSD', 'GBPJPY', 'NZDUSD'], ['EURCHF', 'AAPL']],
     ['EBS', ['EURUSD', 'EURCHF'], ['NZDUSD', 'GBPJPY', 'SPY']],
-    ['XLON', [], ['AAPL', 'EURUSD']],
+    ['XLON', ['VOD.L'], ['AAPL', 'EURUSD']],
+    ['XPAR', [], ['AAPL', 'EURUSD', 'SAP.DE']],
   ])('venue=%s keeps only instruments quoted there', async (venue, kept, dropped) => {
     const response = await getQuotes(sb.url, token, `symbols=${[...kept, ...dropped].join(',')}&venue=${venue}`);
     expect(response.status).toBe(200);
