@@ -103,7 +103,8 @@ Examples:
 }
 
 function keySpec(key: string): KeySpec {
-  const spec = CONFIG_KEYS[key];
+  // Own keys only: `constructor` is not a setting.
+  const spec = Object.hasOwn(CONFIG_KEYS, key) ? CONFIG_KEYS[key] : undefined;
   if (!spec) throw new UsageError(`unknown config key "${key.slice(0, 40)}"`, `the keys are ${Object.keys(CONFIG_KEYS).join(', ')}`);
   return spec;
 }
