@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
 
-export interface HelpOption {
+interface HelpOption {
   /** Short and long: ['-f', '--format']. */
   flags: string[];
   takesValue: boolean;

@@ -8,7 +8,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
 import { formatBytes } from '../../shared/read-limited.js';
 
-export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
+const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_BASE_URL', 'the service address (no built-in default)'],
   ['MKT_ORG', 'the organization, org_<id>'],
   ['MKT_PROFILE', 'the profile (default "default")'],

@@ -6,8 +6,6 @@
 import type { Command, Option } from 'commander';
 import { argumentValues, type Candidate } from './argument-values.js';
 
-export type { Candidate };
-
 /** What the shell does besides offering the candidates: bits with cobra's values (ShellCompDirective). */
 export const Directive = {
   /** Something failed: offer nothing, not even file names. */
