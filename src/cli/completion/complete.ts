@@ -69,8 +69,14 @@ function locate(program: Command, words: readonly string[]): Position {
     const word = words[i]!;
     if (at.literal || word === '-' || !word.startsWith('-')) {
       const sub = at.literal || at.args.length > 0 ? undefined : findCommand(at.command, word);
-      if (sub === undefined) at.args.push(word);
-      else Object.assign(at, { command: sub, helpOf: at.command.commands.includes(sub) ? undefined : at.command, args: [], given: new Set() });
+      if (sub === undefined) {
+        at.args.push(word);
+        continue;
+      }
+      at.helpOf = at.command.commands.includes(sub) ? undefined : at.command;
+      at.command = sub;
+      at.args = [];
+      at.given = new Set();
       continue;
     }
     if (word === '--') {
