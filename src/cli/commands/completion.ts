@@ -12,7 +12,7 @@ import { PROFILE_PATTERN } from '../settings.js';
 export function registerCompletion(program: Command, deps: Deps, state: RunState): void {
   program.command('completion')
     .description('print a shell completion script: commands, options, --format values, profile names')
-    .addArgument(new Argument('<shell>', SHELLS.join(', ')).choices(SHELLS).argParser(shellNamed))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser(shellNamed))
     .addHelpText('after', `
 Load it in the current shell:
   bash:  source <(mkt completion bash)

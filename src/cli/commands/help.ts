@@ -50,7 +50,7 @@ export function registerHelp(program: Command, deps: Deps): void {
     .action((topic: string[]) => {
       const [first] = topic;
       if (first === undefined) return program.outputHelp();
-      const text = topic.length === 1 ? TOPICS.get(first)?.text : undefined;
+      const text = TOPICS.get(first)?.text;
       if (text) return deps.io.stdout.write(text());
       let command: Command | undefined = program;
       for (const name of topic) command = command === undefined ? undefined : subcommand(command, name);
