@@ -16,14 +16,14 @@ const noProcessExit = {
 };
 
 // Layers point one way: shared <- api <- render <- cli, config <- cli, and the sandbox stands alone
-// (it may use shared). A wrong arrow fails `npm run lint`, and so CI.
+// (it may use shared), as docs/architecture.md explains. A wrong arrow fails `npm run lint`, and so CI.
 const layer = (files, forbidden) => ({
   files,
   rules: {
     'no-restricted-imports': ['error', {
       patterns: [{
         regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
-        message: `src/${files[0].split('/')[1]} may not import from src/${forbidden.join(', src/')} (see STYLE: layers point one way)`,
+        message: `src/${files[0].split('/')[1]} may not import from src/${forbidden.join(', src/')} (see docs/architecture.md, "Three parts, six layers, arrows one way")`,
       }, undiciImports],
     }],
   },

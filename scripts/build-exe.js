@@ -1,6 +1,7 @@
 // `npm run build:exe`: mkt as one file for machines without Node, with Node's single executable
 // applications (https://nodejs.org/api/single-executable-applications.html), after
-// scripts/build.js. Writes dist/exe/mkt-linux-x64, dist/exe/mkt-linux-arm64 and dist/exe/SHA256SUMS.
+// scripts/build.js. Writes dist/exe/mkt-linux-x64, dist/exe/mkt-linux-arm64 and dist/exe/SHA256SUMS,
+// and nothing else: its build directory, dist/exe/.work/, is removed at the end.
 //
 //   node scripts/build-exe.js [--arch x64,arm64] [--no-code-cache] [--out DIR]
 //
@@ -44,15 +45,20 @@ const arches = values.arch.split(',').filter(Boolean);
 for (const arch of arches) if (!ARCHES.includes(arch)) throw new Error(`--arch: unknown architecture ${arch}; choose from ${ARCHES.join(', ')}`);
 const started = Date.now();
 
+// The build directory (the bundle, the blobs, the staged files) goes when the build ends, however it ends.
 mkdirSync(WORK, { recursive: true });
-const program = await bundle();
-// The blob of every architecture is made by the x64 Node: this is an x64 build machine.
-const x64Node = installNode('x64');
 const files = [];
-for (const arch of arches) {
-  const node = arch === 'x64' ? x64Node : installNode(arch);
-  const blob = prepareBlob(x64Node, program, arch, arch === 'x64' && !values['no-code-cache']);
-  files.push(inject(node, blob, `mkt-linux-${arch}`));
+try {
+  const program = await bundle();
+  // The blob of every architecture is made by the x64 Node: this is an x64 build machine.
+  const x64Node = installNode('x64');
+  for (const arch of arches) {
+    const node = arch === 'x64' ? x64Node : installNode(arch);
+    const blob = prepareBlob(x64Node, program, arch, arch === 'x64' && !values['no-code-cache']);
+    files.push(inject(node, blob, `mkt-linux-${arch}`));
+  }
+} finally {
+  rmSync(WORK, { recursive: true, force: true });
 }
 writeSums(files);
 const sizes = files.map((file) => `${file} ${(readFileSync(join(OUT, file)).length / 1e6).toFixed(1)} MB`).join(', ');

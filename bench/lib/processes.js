@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const live = new Set();
 
 /** Kills every server still running; safe to call more than once and from an 'exit' handler. */
-export function killAll() {
+function killAll() {
   for (const child of live) {
     try {
       child.kill('SIGKILL');

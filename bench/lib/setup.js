@@ -60,7 +60,7 @@ function nodeVersion(path) {
 }
 
 /** The Node majors the targets name besides the one that runs the benchmark (issue 11). */
-export const OTHER_MAJORS = [22, 24];
+const OTHER_MAJORS = [22, 24];
 
 /**
  * The Node binaries the targets run on: this one, and Node 22 and 24, each from --node<major> PATH,

@@ -68,7 +68,7 @@ export class Reject {
   ) {}
 }
 
-export function errorBody(style: ErrorStyle, code: ErrorCode, message: string, requestId: string, oauthError?: string): string {
+function errorBody(style: ErrorStyle, code: ErrorCode, message: string, requestId: string, oauthError?: string): string {
   if (style === 'oauth') {
     return JSON.stringify({ error: oauthError ?? OAUTH_ERROR[code], error_description: message, code, request_id: requestId });
   }

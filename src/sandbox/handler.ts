@@ -14,9 +14,10 @@ import { handleQuotes } from './quotes-route.js';
 export const MAX_QUERY_BYTES = 8 * 1024;
 
 /** The token endpoint, whose errors have RFC 6749 §5.2's shape so that OAuth clients can read them. */
-export const TOKEN_PATH = '/v1/auth/token';
+const TOKEN_PATH = '/v1/auth/token';
 
-const ROUTES = new Map<string, { method: 'GET' | 'POST'; route: Route }>([
+/** Every route, by path; docs/openapi.yaml describes each (test/sandbox/openapi.test.ts holds them to it). */
+export const ROUTES: ReadonlyMap<string, { method: 'GET' | 'POST'; route: Route }> = new Map([
   ['/v1/market/quotes', { method: 'GET', route: handleQuotes }],
   [TOKEN_PATH, { method: 'POST', route: handleToken }],
   ['/auth/cli-login', { method: 'POST', route: handleCliLogin }],

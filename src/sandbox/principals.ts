@@ -39,7 +39,7 @@ export const SCOPE_TOKEN_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
 const CLIENT_KEYS = new Set(['client_id', 'client_secret', 'orgs', 'scopes', 'profile']);
 
 /** Checks one client definition; `where` prefixes messages, e.g. `clients.json: entry 2`. */
-export function validateClient(value: unknown, where: string): SandboxClient {
+function validateClient(value: unknown, where: string): SandboxClient {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SandboxConfigError(`${where} must be an object with client_id, client_secret, orgs and scopes`);
   }

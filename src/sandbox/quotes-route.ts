@@ -12,7 +12,7 @@ const VENUE_PATTERN = /^[A-Z0-9]{1,16}$/;
 type Query = { symbols: string[]; venue: string | undefined } | { error: string };
 
 /** symbols (symbols-query.ts) and venue, a venue code. */
-export function parseQuery(query: string, maxSymbols: number): Query {
+function parseQuery(query: string, maxSymbols: number): Query {
   const parsed = parseSymbolsQuery(query, maxSymbols, ['venue']);
   if ('error' in parsed) return parsed;
   let venue: string | undefined;

@@ -16,9 +16,9 @@ export interface TokenGrant {
 }
 
 /** Live tokens kept for all clients together at most: memory stays bounded however many clients there are. */
-export const MAX_LIVE_TOKENS = 100_000;
+const MAX_LIVE_TOKENS = 100_000;
 /** Live tokens kept for one client at most (fewer when more than 100 clients share MAX_LIVE_TOKENS). */
-export const MAX_TOKENS_PER_CLIENT = 1_000;
+const MAX_TOKENS_PER_CLIENT = 1_000;
 
 export class TokenStore {
   private readonly grants = new Map<string, TokenGrant>();

@@ -3,13 +3,13 @@ import { UsageError } from './errors.js';
 import { MAX_DURATION_MS } from './limits.js';
 import { formatAge } from './time.js';
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS = new Map([['ms', 1], ['s', 1000], ['m', 60_000], ['h', 3_600_000]]);
 
 /** Milliseconds; `name` (a flag or variable) is named in the error. At most 24 hours. */
 export function parseDuration(text: string, name: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!match) throw new UsageError(`${name} must be a duration such as 500ms, 2s, 1m or a number of seconds, not "${text.slice(0, 40)}"`);
-  const ms = Math.round(Number(match[1]) * UNITS[match[2] ?? 's']!);
+  const ms = Math.round(Number(match[1]) * UNITS.get(match[2] ?? 's')!);
   if (!Number.isFinite(ms) || ms > MAX_DURATION_MS) throw new UsageError(`${name} is too long: at most 24h`);
   return ms;
 }
@@ -31,10 +31,11 @@ export function formatWait(ms: number): string {
   return `${Math.floor(seconds / 60)}m${seconds % 60 === 0 ? '' : `${seconds % 60}s`}`;
 }
 
+const WINDOW_NAMES = new Map([[1000, 'a second'], [60_000, 'a minute'], [3_600_000, 'an hour'], [86_400_000, 'a day']]);
+
 /** A rate limit's window in words: `a minute`, `an hour`, `per 45s`. */
 export function perWindow(windowMs: number): string {
-  const names: Record<number, string> = { 1000: 'a second', 60_000: 'a minute', 3_600_000: 'an hour', 86_400_000: 'a day' };
-  return names[windowMs] ?? `per ${formatDuration(windowMs)}`;
+  return WINDOW_NAMES.get(windowMs) ?? `per ${formatDuration(windowMs)}`;
 }
 
 /** `14:03:07 UTC (in 42s)`; a day or more ahead, with the date: `2026-04-11 14:03:07 UTC (in 30d)`. */

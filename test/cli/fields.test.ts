@@ -4,7 +4,7 @@
 // ones; completion offers them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/types.js';
-import { describeCommands } from '../../src/cli/completion/command-tree.js';
+import { complete } from '../../src/cli/completion/complete.js';
 import { createProgram } from '../../src/cli/program.js';
 import { renderBoard } from '../../src/render/board.js';
 import { createChangeTracker } from '../../src/render/changes.js';
@@ -90,8 +90,7 @@ describe('--fields', () => {
 
   it('completion offers the field names', () => {
     const { deps } = createTestDeps();
-    const specs = describeCommands(createProgram(deps, { exitCode: 0, cleanups: [] }));
-    const option = specs.find((spec) => spec.path.join(' ') === 'quotes')!.options.find((candidate) => candidate.flags.includes('--fields'))!;
-    expect(option.choices).toEqual(['symbol', 'bid', 'ask', 'mid', 'timestamp', 'spread', 'age']);
+    const { candidates } = complete(createProgram(deps, { exitCode: 0, cleanups: [] }), ['quotes', '--fields', '']);
+    expect(candidates.map((candidate) => candidate.value)).toEqual(['symbol', 'bid', 'ask', 'mid', 'timestamp', 'spread', 'age']);
   });
 });

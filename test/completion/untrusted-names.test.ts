@@ -1,7 +1,7 @@
 // Profile names come from the config file, which anything can write (a hand edit, another tool), and
-// they reach a shell at Tab time. Two defences, each tested on its own: `mkt __complete profiles`
-// prints only names --profile accepts, and each script takes whatever candidates it is given as
-// data (a stub `mkt` hands them names that look like code). A marker file proves nothing ran.
+// they reach a shell at Tab time. Two defences, each tested on its own: `mkt __complete` offers only
+// names --profile accepts, and each script takes whatever candidates it is given as data (a stub
+// `mkt` hands them names that look like code). A marker file proves nothing ran.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,7 +54,7 @@ beforeEach(() => {
   fs.rmSync(marker, { force: true });
 });
 
-describe('mkt __complete profiles', () => {
+describe('mkt __complete -- quotes --profile ""', () => {
   it.each([
     ['default', true],
     ['prod-eu', true],
@@ -72,9 +72,9 @@ describe('mkt __complete profiles', () => {
   ])('%j is listed: %s (only names --profile accepts)', async (name, listed) => {
     const configDir = path.join(tempDir(), 'config');
     writeConfig(configDir, [name.replace('MARKER', marker), 'ci']);
-    const result = await runCli(['__complete', 'profiles'], { configDir });
+    const result = await runCli(['__complete', '--', 'quotes', '--profile', ''], { configDir });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toBe(listed ? `${[name, 'ci'].sort().join('\n')}\n` : 'ci\n');
+    expect(result.stdout).toBe(`${listed ? [name, 'ci'].sort().join('\n') : 'ci'}\n:4\n`);
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
@@ -96,7 +96,7 @@ describe.skipIf(!shells.bash)('bash', () => {
 
   it('takes candidates as data even when mkt prints ones that look like code: no expansion, splitting or globbing', async () => {
     const candidates = ['ci', ...hostile, '*', 'two words', '~', '${HOME}'];
-    fs.writeFileSync(path.join(dir, 'candidates-bash'), `${candidates.join('\n')}\n`);
+    fs.writeFileSync(path.join(dir, 'candidates-bash'), `${candidates.join('\n')}\n:4\n`);
     const stub = binDir('stub-bash', `cat '${path.join(dir, 'candidates-bash')}'`);
     const env = shellEnv(stub);
     expect(lines(await complete(env, ['mkt', 'quotes', '--profile', '']))).toEqual(candidates);
@@ -108,26 +108,26 @@ describe.skipIf(!shells.bash)('bash', () => {
 });
 
 describe.skipIf(!shells.zsh)('zsh (where installed)', () => {
-  it('takes candidates as data: compadd gets them as printed, and nothing runs', async () => {
+  it('takes candidates as data: _describe gets them as printed, and nothing runs', async () => {
     const candidates = ['ci', ...hostile, '*', 'two words'];
-    fs.writeFileSync(path.join(dir, 'candidates-zsh'), `${candidates.join('\n')}\n`);
+    fs.writeFileSync(path.join(dir, 'candidates-zsh'), `${candidates.join('\n')}\n:4\n`);
     const stub = binDir('stub-zsh', `cat '${path.join(dir, 'candidates-zsh')}'`);
-    // _mkt's compadd only works inside zle: a function of the same name records what it is given.
+    // _mkt's _describe only works inside zle: a function of the same name records what it is given.
     const out = await run('zsh', ['-f', '-c', [
-      'autoload -U compinit && compinit -u -D',
+      'compdef() { }',
       `source '${scripts.zsh}'`,
-      "compadd() { print -rl -- \"$@\" }",
-      "words=(mkt quotes --profile ''); CURRENT=4; _mkt",
+      '_describe() { print -rl -- "${(@P)4}" }',
+      "words=(mkt quotes --profile ''); CURRENT=4; PREFIX=''; _mkt",
     ].join('; ')], shellEnv(stub));
     expect(fs.existsSync(marker)).toBe(false);
-    expect(lines(out)).toEqual(['--', ...candidates]);
+    expect(lines(out)).toEqual(candidates);
   });
 });
 
 describe.skipIf(!shells.fish)('fish (where installed)', () => {
   it('takes candidates as data: complete -C lists them as printed, and nothing runs', async () => {
     const candidates = ['ci', ...hostile, '*'];
-    fs.writeFileSync(path.join(dir, 'candidates-fish'), `${candidates.join('\n')}\n`);
+    fs.writeFileSync(path.join(dir, 'candidates-fish'), `${candidates.join('\n')}\n:4\n`);
     const stub = binDir('stub-fish', `cat '${path.join(dir, 'candidates-fish')}'`);
     const out = await run('fish', ['--no-config', '-c', `source '${scripts.fish}'; complete -C 'mkt quotes --profile '`], shellEnv(stub));
     expect(fs.existsSync(marker)).toBe(false);

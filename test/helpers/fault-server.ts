@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
 import { quote } from './quotes.js';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   /** Path and query, as sent. */
   url: string;
@@ -20,7 +20,7 @@ export interface SeenRequest {
   at: number;
 }
 
-export interface HandlerContext {
+interface HandlerContext {
   /** 0 for the first request this server sees. */
   index: number;
   body: string;

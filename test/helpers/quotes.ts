@@ -9,7 +9,7 @@ export function quote(symbol: string, bid = '1.08505', ask = '1.08515', mid = '1
 }
 
 /** The quote as the service writes it: prices as JSON numbers with every digit given, unchecked. */
-export function quoteJson({ symbol, bid, ask, mid, timestamp }: Quote): string {
+function quoteJson({ symbol, bid, ask, mid, timestamp }: Quote): string {
   return `{"symbol":${JSON.stringify(symbol)},"bid":${bid},"ask":${ask},"mid":${mid},"timestamp":${JSON.stringify(timestamp)}}`;
 }
 

@@ -7,7 +7,7 @@ import { DEMO, startSandbox, type Sandbox, type StartSandboxOptions } from '../.
 /** Monday 6 January 2025, 14:30:15.250 UTC: mid-minute, mid-hour, so window edges are visible. */
 export const TEST_EPOCH = Date.UTC(2025, 0, 6, 14, 30, 15, 250);
 
-export interface TestClock {
+interface TestClock {
   now(): number;
   advance(ms: number): void;
   set(ms: number): void;

@@ -1,5 +1,6 @@
 // The import rule of eslint.config.js: layers point one way (shared <- api <- render <- cli,
 // config <- cli, the sandbox alone). Linted as if the text were a file in each layer.
+import fs from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -33,5 +34,11 @@ describe('layers point one way', () => {
     ['src/cli/right.ts', "import { createClientWith } from '../api/internal.js';\nexport { createClientWith };\n"],
   ])('%s: %s passes', async (file, text) => {
     expect(await problems(file, text)).toEqual([]);
+  });
+
+  it('says where the layers are explained: a section of a file in the repository', async () => {
+    const [message] = await problems('src/api/wrong.ts', "import { main } from '../cli/main.js';\nexport { main };\n");
+    const [, file, section] = /\(see (\S+), "([^"]+)"\)$/.exec(message!)!;
+    expect(fs.readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')).toContain(`\n## ${section}\n`);
   });
 });

@@ -5,7 +5,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 
-export interface ProxySighting {
+interface ProxySighting {
   kind: 'absolute-form' | 'connect';
   /** `GET http://127.0.0.1:1234/v1/market/quotes?...` or `CONNECT 127.0.0.1:1234`. */
   line: string;

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import YAML from 'yaml';
 
-export const OPENAPI_PATH = new URL('../../docs/openapi.yaml', import.meta.url);
+const OPENAPI_PATH = new URL('../../docs/openapi.yaml', import.meta.url);
 export const OPENAPI_TEXT = fs.readFileSync(OPENAPI_PATH, 'utf8');
 export const OPENAPI = YAML.parse(OPENAPI_TEXT) as OpenApiDocument;
 

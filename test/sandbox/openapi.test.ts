@@ -1,10 +1,12 @@
 // docs/openapi.yaml is the one description of the service: the sandbox serves it (as written and
 // as JSON), and every response it gives, for every operation and every error a request can
-// provoke, conforms to it (status, media type, body, headers). The last test checks that each
-// (operation, status) the document declares was seen.
+// provoke, conforms to it (status, media type, body, headers). The operations are read from the
+// document and held to the sandbox's route table, so a new one is tested without a list to update.
+// The last test checks that each (operation, status) the document declares was seen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ERROR_STATUS } from '../../src/sandbox/errors.js';
+import { ROUTES } from '../../src/sandbox/handler.js';
 import { DEMO } from '../../src/sandbox/index.js';
 import { parseRawResponse, rawExchange, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { documentedResponses, OPENAPI, OPENAPI_TEXT, operationOf, problemsOf, type SeenResponse } from './openapi-validator.js';
@@ -12,23 +14,33 @@ import { documentedResponses, OPENAPI, OPENAPI_TEXT, operationOf, problemsOf, ty
 const TOKEN = '/v1/auth/token';
 const LOGIN = '/auth/cli-login';
 const QUOTES = '/v1/market/quotes';
-const SERVICE_PATHS = ['/healthz', '/openapi.yaml', '/openapi.json'];
-const ALL_PATHS = [TOKEN, LOGIN, QUOTES, ...SERVICE_PATHS];
-const METHOD: Record<string, string> = { [TOKEN]: 'POST', [LOGIN]: 'POST' };
-const methodOf = (path: string) => METHOD[path] ?? 'GET';
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface Operation {
+  method: string;
+  path: string;
+  /** `POST /v1/auth/token`, for the tests' names. */
+  name: string;
+}
+
+/** Every operation docs/openapi.yaml declares. */
+const OPERATIONS: Operation[] = Object.entries(OPENAPI.paths).flatMap(([path, item]) => Object.keys(item)
+  .filter((key) => HTTP_METHODS.includes(key))
+  .map((key) => ({ method: key.toUpperCase(), path, name: `${key.toUpperCase()} ${path}` })));
+/** The operations that declare a response with `status`. */
+const declaring = (status: number) => OPERATIONS.filter((operation) => documentedResponses().includes(`${operationOf(operation.method, operation.path)} ${status}`));
 const CODE_OF_STATUS = new Map<number, string>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code]));
 
+/** With limits no test here comes near, so that no test depends on how many requests the others made. */
 let sb: TestSandbox;
-/** Quotes and tokens limited to one a minute, for 429s. */
-let tight: TestSandbox;
 /** A clock that throws, and a request log that reads it: every route then fails inside (500). */
 let broken: TestSandbox;
 let token: string;
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ headersTimeoutMs: 300, requestTimeoutMs: 600, limits: { tokensPerMinute: 10_000 } });
-  tight = await startTestSandbox({ limits: { perMinute: 1, tokensPerMinute: 1 } });
+  const ample = 1_000_000;
+  sb = await startTestSandbox({ headersTimeoutMs: 300, requestTimeoutMs: 600, limits: { perMinute: ample, perHour: ample, perDay: ample, tokensPerMinute: ample } });
   let failing = false;
   broken = await startTestSandbox({ onError: () => {}, onRequest: () => {} });
   const clock = broken.clock.now;
@@ -40,7 +52,7 @@ beforeAll(async () => {
   failing = true;
 });
 afterAll(async () => {
-  await Promise.all([sb?.close(), tight?.close(), broken?.close()]);
+  await Promise.all([sb?.close(), broken?.close()]);
 });
 
 async function tokenFor(target: TestSandbox): Promise<string> {
@@ -108,9 +120,10 @@ export const OPENAPI_JSON = ${JSON.stringify(JSON.stringify(YAML.parse(OPENAPI_T
     await expect(generated).toMatchFileSnapshot('../../src/sandbox/openapi-document.ts');
   });
 
-  it('lists every route the sandbox serves, and the sandbox serves every path it lists', async () => {
-    expect(Object.keys(OPENAPI.paths).sort()).toEqual([...ALL_PATHS].sort());
-    for (const path of ALL_PATHS) expect((await send(sb, methodOf(path), path)).status).not.toBe(404);
+  it('lists every route the sandbox serves, and the sandbox serves every operation it lists', async () => {
+    expect(OPERATIONS.map((operation) => operation.name).sort()).toEqual([...ROUTES].map(([path, { method }]) => `${method} ${path}`).sort());
+    expect(OPERATIONS.length).toBeGreaterThanOrEqual(6);
+    for (const { method, path } of OPERATIONS) expect((await send(sb, method, path)).status).not.toBeOneOf([404, 405]);
   });
 });
 
@@ -184,41 +197,49 @@ describe('errors a request can provoke conform', () => {
     expect(scope.headers['www-authenticate']).toContain('insufficient_scope');
   });
 
-  it('429 on the three limited operations', async () => {
-    const quotesToken = await tokenFor(tight);
-    const quotes = { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${quotesToken}`, 'x-organization-id': DEMO.org } };
-    conforms('GET', QUOTES, await send(tight, 'GET', QUOTES, quotes), 200);
-    conforms('GET', QUOTES, await send(tight, 'GET', QUOTES, quotes), 429);
-    conforms('POST', TOKEN, await send(tight, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 429);
-    conforms('POST', LOGIN, await send(tight, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 429);
+  it('429 on the three limited operations, each on a sandbox of its own with a budget of one', async () => {
+    const tight = () => startTestSandbox({ limits: { perMinute: 1, tokensPerMinute: 1 } });
+    const quotesSandbox = await tight();
+    const tokenSandbox = await tight();
+    const loginSandbox = await tight();
+    try {
+      // One token (the whole token budget), then one quote (the whole quote budget): the next is refused.
+      const quotes = { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${await tokenFor(quotesSandbox)}`, 'x-organization-id': DEMO.org } };
+      conforms('GET', QUOTES, await send(quotesSandbox, 'GET', QUOTES, quotes), 200);
+      conforms('GET', QUOTES, await send(quotesSandbox, 'GET', QUOTES, quotes), 429);
+      conforms('POST', TOKEN, await send(tokenSandbox, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 200);
+      conforms('POST', TOKEN, await send(tokenSandbox, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 429);
+      conforms('POST', LOGIN, await send(loginSandbox, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 200);
+      conforms('POST', LOGIN, await send(loginSandbox, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 429);
+    } finally {
+      await Promise.all([quotesSandbox.close(), tokenSandbox.close(), loginSandbox.close()]);
+    }
   });
 
-  it.each(ALL_PATHS)('%s: 414 for a query over 8 KiB, 417 for an unknown Expect, 431 for oversized headers', async (path) => {
-    const method = methodOf(path);
+  it.each(OPERATIONS)('$name: 414 for a query over 8 KiB, 417 for an unknown Expect, 431 for oversized headers', async ({ method, path }) => {
     conforms(method, path, await send(sb, method, path, { query: `x=${'a'.repeat(8 * 1024)}`, headers: bearer() }), 414);
     conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n{}`), 417);
     conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`), 431);
   });
 
-  it.each(ALL_PATHS)('%s: 408 for a request that arrives too slowly', async (path) => {
-    const method = methodOf(path);
+  it.each(OPERATIONS)('$name: 408 for a request that arrives too slowly', async ({ method, path }) => {
     conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\n`, 4000), 408);
   });
 
-  it.each([TOKEN, LOGIN, QUOTES])('%s: 400 for a request that is not valid HTTP', async (path) => {
-    conforms(methodOf(path), path, await sendRaw(sb, `${methodOf(path)} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`), 400);
+  it.each(declaring(400))('$name: 400 for a request that is not valid HTTP', async ({ method, path }) => {
+    conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`), 400);
   });
 
-  it.each(ALL_PATHS)('%s: 500 when the service itself fails', async (path) => {
-    const method = methodOf(path);
+  it.each(OPERATIONS)('$name: 500 when the service itself fails', async ({ method, path }) => {
     const request = method === 'POST' ? tokenJson(path === TOKEN ? GOOD_TOKEN : GOOD_LOGIN) : { query: 'symbols=EURUSD', headers: bearer() };
     conforms(method, path, await send(broken, method, path, request), 500);
   });
 
   it('404 for any other path, 405 for another method on a listed one', async () => {
     for (const path of ['/', '/v1/market/quotes/', '/openapi', '/healthz/']) conforms('GET', path, await send(sb, 'GET', path), 404);
-    for (const [method, path] of [['POST', QUOTES], ['DELETE', TOKEN], ['GET', LOGIN], ['PUT', '/healthz'], ['POST', '/openapi.json']]) {
-      conforms(method!, path!, await send(sb, method!, path!), 405);
+    for (const { path } of OPERATIONS) {
+      const other = ['GET', 'POST', 'PUT', 'DELETE'].find((method) => OPENAPI.paths[path]![method.toLowerCase()] === undefined)!;
+      conforms(other, path, await send(sb, other, path), 405);
     }
   });
 });

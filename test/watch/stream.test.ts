@@ -2,7 +2,7 @@
 // clock the fake sleep moves, so minutes of pacing take milliseconds), and scripted servers for
 // exact bytes, --changes-only and transient errors.
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
 import { formatClock } from '../../src/shared/time.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
@@ -168,11 +168,12 @@ describe('NDJSON stream against the sandbox', () => {
 });
 
 describe('rate limits', () => {
+  // A sandbox per test: none depends on how much of the budget another spent.
   let limited: TestSandbox;
-  beforeAll(async () => {
+  beforeEach(async () => {
     limited = await startTestSandbox({ limits: { perMinute: 2 } });
   });
-  afterAll(() => limited.close());
+  afterEach(() => limited.close());
 
   it('after a 429, waits for Retry-After and says "throttled until" instead of exiting; then paces itself', async () => {
     await login(limited);

@@ -1,25 +1,18 @@
-// mkt completion bash|zsh|fish (issue 7): a completion script generated from the command tree at
-// run time, so every command, option and --format value completes without a list to keep up to
-// date. Profile names change after the script is installed, so the script asks the hidden
-// `mkt __complete profiles` for them at Tab time instead of embedding them.
+// mkt completion bash|zsh|fish: a small script per shell that asks the hidden `mkt __complete` for
+// the candidates at each Tab, as cobra's scripts do. One generator (completion/complete.ts) reads
+// the live command tree, so every command, option and choice completes without a list to keep up
+// to date, and profile names are read from the config file when Tab is pressed.
 import { Argument, type Command } from 'commander';
-import { SHELLS, type Shell } from '../completion/shells.js';
+import { isShell, SHELLS, type Shell } from '../completion/shells.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import type { RunState } from '../run-state.js';
 import { PROFILE_PATTERN } from '../settings.js';
 
-/** What `mkt __complete <kind>` can list. */
-const DYNAMIC: Record<string, (deps: Deps) => string[]> = {
-  // Only names --profile accepts. The file can hold any key (written by hand or by another tool), and
-  // a shell is about to read these lines: `$(...)` in one must never reach it as a candidate.
-  profiles: (deps) => deps.config.profileNames().filter((name) => PROFILE_PATTERN.test(name)),
-};
-
 export function registerCompletion(program: Command, deps: Deps, state: RunState): void {
   program.command('completion')
     .description('print a shell completion script: commands, options, --format values, profile names')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser(shellNamed))
     .addHelpText('after', `
 Load it in the current shell:
   bash:  source <(mkt completion bash)
@@ -32,27 +25,47 @@ Install it for every new shell:
   zsh:   mkt completion zsh > "\${fpath[1]}/_mkt"   # any directory in $fpath
   fish:  mkt completion fish > ~/.config/fish/completions/mkt.fish
 
-Profile names are looked up when you press Tab, so new profiles complete without reinstalling.`)
+The script asks mkt for the candidates at each Tab: new commands, options and profiles complete
+without reinstalling it.`)
     .action(async (shell: Shell) => {
-      // The generators load only for this command, not on every run of mkt.
-      const { generateCompletion } = await import('../completion/generate.js');
-      deps.io.stdout.write(generateCompletion(shell, program));
+      // The scripts load only for this command, not on every run of mkt.
+      const { completionScript } = await import('../completion/script.js');
+      deps.io.stdout.write(completionScript(shell));
       state.exitCode = 0;
     });
 
-  // Called by the scripts at Tab time; hidden from help. Prints one value per line, and nothing at
-  // all when the values cannot be read: a completion must never print an error into the prompt.
+  // Called by the scripts at each Tab, with the words after `mkt` (after a `--`, so that none is
+  // taken for an option of its own); hidden from help. A completion never prints an error into the
+  // prompt: whatever fails, the answer is no candidates and the error directive.
   program.command('__complete', { hidden: true })
-    .argument('<kind>', Object.keys(DYNAMIC).join(', '))
-    .action((kind: string) => {
-      const list = DYNAMIC[kind];
-      if (list === undefined) throw new UsageError(`nothing to complete for "${kind.slice(0, 40)}"`, `known: ${Object.keys(DYNAMIC).join(', ')}`);
-      let values: string[] = [];
+    .description('the candidates for the last word: one per line, then :<directive>')
+    .argument('[words...]')
+    .helpOption(false)
+    .allowUnknownOption()
+    .passThroughOptions()
+    .action(async (words: string[]) => {
+      const { complete, Directive, formatCompletion } = await import('../completion/complete.js');
+      let answer: string;
       try {
-        values = list(deps);
+        answer = formatCompletion(complete(program, words, new Map([['--profile', () => profileNames(deps)]])));
       } catch {
-        values = [];
+        answer = `:${Directive.error}\n`;
       }
-      if (values.length > 0) deps.io.stdout.write(`${values.join('\n')}\n`);
+      deps.io.stdout.write(answer);
+      state.exitCode = 0;
     });
+}
+
+/** commander checks the choices in its own words; mkt says it in its own, with exit 2. */
+function shellNamed(name: string): Shell {
+  if (isShell(name)) return name;
+  throw new UsageError(`mkt completion has no script for "${name.slice(0, 40)}"`, `the shells are ${SHELLS.join(', ')}: mkt completion bash`);
+}
+
+/**
+ * The profiles --profile accepts that hold something. The file can hold any key (written by hand or
+ * by another tool), and a shell is about to read these lines: `$(...)` in one must never reach it.
+ */
+function profileNames(deps: Deps): string[] {
+  return deps.config.profileNames().filter((name) => PROFILE_PATTERN.test(name) && Object.keys(deps.config.profile(name) ?? {}).length > 0);
 }

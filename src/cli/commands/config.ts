@@ -133,7 +133,8 @@ function runGet(deps: Deps, state: RunState, key: string, options: ConfigOptions
 }
 
 function keySpec(key: string): KeySpec {
-  const spec = CONFIG_KEYS[key];
+  // Own keys only: `constructor` is not a setting.
+  const spec = Object.hasOwn(CONFIG_KEYS, key) ? CONFIG_KEYS[key] : undefined;
   if (!spec) throw new UsageError(`unknown config key ${printable(key, { max: 40, quote: true })}`, `the keys are ${Object.keys(CONFIG_KEYS).join(', ')}`);
   return spec;
 }

@@ -1,5 +1,6 @@
 // mkt help [command | exit-codes | environment]: command help plus two reference topics.
 import type { Command } from 'commander';
+import { setArgumentValues } from '../completion/argument-values.js';
 import type { Deps } from '../deps.js';
 import { EXIT_CODE_TABLE } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
@@ -7,7 +8,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
 import { formatBytes } from '../../shared/read-limited.js';
 
-export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
+const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_BASE_URL', 'the service address (no built-in default)'],
   ['MKT_ORG', 'the organization, org_<id>'],
   ['MKT_PROFILE', 'the profile (default "default")'],
@@ -26,31 +27,53 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['NODE_DISABLE_COMPILE_CACHE', 'set at all: no compile cache'],
 ];
 
-const TOPICS: Record<string, () => string> = {
-  'exit-codes': () => `Exit codes (the same for every command):\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}\n`,
-  environment: () => {
-    const width = Math.max(...ENVIRONMENT.map(([name]) => name.length)) + 2;
-    return `Environment variables:\n${ENVIRONMENT.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`).join('\n')}\n`;
-  },
-};
+/** The reference topics, by name: a Map, so that no name a user types finds Object's own members. */
+const TOPICS = new Map<string, { summary: string; text: () => string }>([
+  ['exit-codes', {
+    summary: 'the exit codes, the same for every command',
+    text: () => `Exit codes (the same for every command):\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}\n`,
+  }],
+  ['environment', {
+    summary: 'the environment variables mkt reads',
+    text: () => {
+      const width = Math.max(...ENVIRONMENT.map(([name]) => name.length)) + 2;
+      return `Environment variables:\n${ENVIRONMENT.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`).join('\n')}\n`;
+    },
+  }],
+]);
 
 export function registerHelp(program: Command, deps: Deps): void {
   program.helpCommand(false);
-  program.command('help')
+  const help = program.command('help')
     .argument('[topic...]', 'a command, or exit-codes, or environment')
     .description('show help for a command, the exit codes, or the environment variables')
     .action((topic: string[]) => {
       const [first] = topic;
       if (first === undefined) return program.outputHelp();
-      const text = TOPICS[first];
+      const text = TOPICS.get(first)?.text;
       if (text) return deps.io.stdout.write(text());
       let command: Command | undefined = program;
-      for (const name of topic) command = command?.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
+      for (const name of topic) command = command === undefined ? undefined : subcommand(command, name);
       if (!command) {
-        // Only the commands `mkt --help` lists: not the hidden __complete the completion scripts call.
-        const commands = program.createHelp().visibleCommands(program).map((c) => c.name()).filter((name) => name !== 'help');
-        throw new UsageError(`no help topic or command "${topic.join(' ').slice(0, 80)}"`, `topics: ${Object.keys(TOPICS).join(', ')}; commands: ${commands.join(', ')}`);
+        const commands = subcommands(program).map((c) => c.name());
+        throw new UsageError(`no help topic or command "${topic.join(' ').slice(0, 80)}"`, `topics: ${[...TOPICS.keys()].join(', ')}; commands: ${commands.join(', ')}`);
       }
       command.outputHelp();
     });
+  // `mkt help <TAB>`: a topic or a command, then that command's subcommands.
+  setArgumentValues(help, (args) => {
+    let command: Command | undefined = program;
+    for (const name of args) command = command === undefined ? undefined : subcommand(command, name);
+    const commands = command === undefined ? [] : subcommands(command).map((sub) => ({ value: sub.name(), description: sub.description() }));
+    return args.length > 0 ? commands : [...[...TOPICS].map(([value, { summary }]) => ({ value, description: summary })), ...commands];
+  });
+}
+
+/** The commands `mkt --help` lists under `command`: not the hidden __complete, not help itself. */
+function subcommands(command: Command): Command[] {
+  return command.createHelp().visibleCommands(command).filter((sub) => sub.name() !== 'help');
+}
+
+function subcommand(command: Command, name: string): Command | undefined {
+  return subcommands(command).find((sub) => sub.name() === name || sub.aliases().includes(name));
 }

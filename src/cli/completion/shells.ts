@@ -1,4 +1,8 @@
-// The shells `mkt completion` writes a script for: the command's argument and the generators' switch
-// both read this list (the command loads the generators only when it runs).
+// The shells `mkt completion` writes a script for: the command's argument, its check and the
+// scripts' switch all read this list (the command loads the scripts only when it runs).
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
+
+export function isShell(name: string): name is Shell {
+  return (SHELLS as readonly string[]).includes(name);
+}

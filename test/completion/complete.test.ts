@@ -1,0 +1,163 @@
+// The completion generator (`mkt __complete`), in process. What it must offer is read from what
+// `mkt <command> --help` prints for every command (its commands, options and choices), so that no
+// list here needs keeping up to date: completion and help must agree, whatever commands there are.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { complete, Directive } from '../../src/cli/completion/complete.js';
+import { createProgram } from '../../src/cli/program.js';
+import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
+import { everyHelpPage } from '../helpers/help.js';
+
+const program = () => createProgram(createTestDeps().deps, { exitCode: 0, cleanups: [] });
+const values = (words: string[], given = program()) => complete(given, words).candidates.map((candidate) => candidate.value);
+
+const pages = await everyHelpPage();
+
+describe('completion agrees with `mkt <command> --help`, for every command', () => {
+  it('finds the commands: the program and its groups have commands, the leaves have options', () => {
+    expect(pages.length).toBeGreaterThan(5);
+    expect(pages[0]![1].commands.length).toBeGreaterThan(5);
+    expect(pages.some(([words]) => words.length === 2)).toBe(true);
+  });
+
+  it.each(pages.filter(([words]) => words.at(-1) !== 'help'))('mkt %j <TAB>: its commands, or its first argument\'s choices', (words, page) => {
+    expect(values([...words, ''])).toEqual(page.commands.length > 0 ? page.commands : page.arguments[0] ?? []);
+  });
+
+  it.each(pages)('mkt %j -<TAB>: every option its help lists', (words, page) => {
+    expect(values([...words, '-']).sort()).toEqual(page.options.flatMap((option) => option.flags).sort());
+  });
+
+  it.each(pages.flatMap(([words, page]) => page.options.filter((option) => option.choices.length > 0).map((option) => [words, option.flags.join(', '), option] as const)))(
+    'mkt %j: the choices of %s, after the flag and after "="',
+    (words, _flags, option) => {
+      for (const flag of option.flags) expect(values([...words, flag, ''])).toEqual(option.choices);
+      const long = option.flags.find((flag) => flag.startsWith('--'))!;
+      expect(values([...words, `${long}=`])).toEqual(option.choices);
+      expect(values([...words, `${long}=${option.choices[1]!.slice(0, 2)}`])).toEqual(option.choices.filter((choice) => choice.startsWith(option.choices[1]!.slice(0, 2))));
+    },
+  );
+
+  it('mkt help <TAB>: the topics its help names, then the commands; mkt help config <TAB>: config\'s', async () => {
+    const topics = [...(await runCli(['--help'])).stdout.matchAll(/`mkt help ([a-z-]+)`/g)].map((match) => match[1]!);
+    expect(topics.length).toBeGreaterThan(0);
+    const commands = pages[0]![1].commands.filter((name) => name !== 'help');
+    expect(values(['help', ''])).toEqual([...topics, ...commands]);
+    const config = pages.find(([words]) => words.join(' ') === 'config')![1].commands.filter((name) => name !== 'help');
+    expect(values(['help', 'config', ''])).toEqual(config);
+    expect(values(['config', 'help', ''])).toEqual(config);
+  });
+
+  it('leaves hidden commands and options out', () => {
+    expect(values(['__'])).toEqual([]);
+    const login = pages.find(([words]) => words.join(' ') === 'login')![1];
+    const hidden = program().commands.find((command) => command.name() === 'login')!.options.filter((option) => option.hidden).map((option) => option.long);
+    expect(hidden.length).toBeGreaterThan(0);
+    for (const flag of hidden) {
+      expect(login.options.flatMap((option) => option.flags)).not.toContain(flag);
+      expect(values(['login', '--'])).not.toContain(flag);
+    }
+  });
+});
+
+describe('where the cursor is', () => {
+  it.each([
+    [['q'], ['quotes']],
+    [['quotes', '--wa'], ['--watch']],
+    [['--profile', 'ci', 'quo'], ['quotes']], // a shared flag's value before the command is not a command
+    [['quotes', '--venue', 'XNAS', '--fo'], ['--format']], // nor is an option's value
+    [['quotes', '--venue', 'con'], []],
+    [['quotes', 'EURUSD', 'con'], []], // an argument: no commands after it
+    [['quotes', '--format', 'json', '--fo'], []], // an option given is not offered again
+    [['quotes', '-wf', 'j'], ['json']], // -w and -f together, -f's value next
+    [['quotes', '--format=json', '--form'], []],
+    [['--qu'], ['--quiet']],
+    [['sandbox', '--pro'], []], // after the command, only its own options
+    [['quotes', '--', '--fo'], []], // after --, arguments only
+    [['config', 'get', '--p'], ['--profile']],
+    [['completion', ''], ['bash', 'zsh', 'fish']],
+    [['quotes', '--fields', 'sym'], ['symbol']],
+    [['quotes', '--fields', 'symbol,'], ['symbol,bid', 'symbol,ask', 'symbol,mid', 'symbol,timestamp', 'symbol,spread', 'symbol,age']],
+    [['quotes', '--fields=symbol,a'], ['symbol,ask', 'symbol,age']],
+    [['quotes', '--fields', 'symbol,bid,mid,ask,timestamp,spread,'], ['symbol,bid,mid,ask,timestamp,spread,age']],
+    [['quotes', '--fields', 'symbol,nope,'], []], // only ever known fields
+    [['quotes', '--fields', 'symbol,symbol'], []], // none twice
+  ])('%j -> %j', (words, expected) => {
+    expect(values(words)).toEqual(expected);
+  });
+
+  it.each([
+    [['quotes', '--fields', 'symbol,'], Directive.noSpace | Directive.noFiles], // the list may go on
+    [['quotes', '--symbols-file', ''], 0], // file names
+    [['sandbox', '--ready-file', ''], 0],
+    [['quotes', '--venue', ''], Directive.noFiles], // free text
+    [['quotes', ''], Directive.noFiles], // symbols, not files
+    [['quotes', '--format', ''], Directive.noFiles],
+  ])('%j: directive %i', (words, directive) => {
+    expect(complete(program(), words).directive).toBe(directive);
+  });
+
+  it('is read from the command tree: a new command, its option\'s choices and its argument\'s complete with no list to update', () => {
+    const extended = program();
+    extended.command('extra').description('an extra command').argument('<speed>').addOption(new Option('--mode <mode>', 'how').choices(['fast', 'slow']));
+    extended.commands.at(-1)!.registeredArguments[0]!.choices(['up', 'down']);
+    expect(complete(extended, ['ex'])).toEqual({ candidates: [{ value: 'extra', description: 'an extra command' }], directive: Directive.noFiles });
+    expect(values(['extra', '--mode', ''], extended)).toEqual(['fast', 'slow']);
+    expect(values(['extra', ''], extended)).toEqual(['up', 'down']);
+  });
+});
+
+describe('mkt __complete', () => {
+  const configDir = path.join(tempDir('mkt-complete-'), 'config');
+  const withProfiles = async () => {
+    for (const profile of ['default', 'ci', 'prod-eu']) expect((await runCli(['config', 'set', 'org', 'org_demo', '--profile', profile], { configDir })).code).toBe(0);
+    // Emptied: nothing left in it to use.
+    expect((await runCli(['config', 'set', 'org', 'org_demo', '--profile', 'emptied'], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'unset', 'org', '--profile', 'emptied'], { configDir })).code).toBe(0);
+  };
+
+  it('prints a candidate per line, a tab and its description, then :<directive>', async () => {
+    const result = await runCli(['__complete', '--', 'quotes', '--for']);
+    expect(result).toMatchObject({ code: 0, stderr: '', stdout: `--format\toutput format (default: table on a terminal, tsv in a pipe)\n:${Directive.noFiles}\n` });
+    expect((await runCli(['__complete', 'quotes', '--format', 'j'])).stdout).toBe(`json\n:${Directive.noFiles}\n`); // without the --, too
+  });
+
+  it('lists the profiles --profile accepts that hold something, read at Tab time', async () => {
+    await withProfiles();
+    expect(await runCli(['__complete', '--', 'quotes', '--profile', ''], { configDir })).toMatchObject({ code: 0, stderr: '', stdout: 'ci\ndefault\nprod-eu\n:4\n' });
+    expect((await runCli(['__complete', '--', '--profile=p'], { configDir })).stdout).toBe('prod-eu\n:4\n');
+  });
+
+  it('prints no candidates, and no error, when the config cannot be read', async () => {
+    const corrupt = path.join(tempDir(), 'config');
+    fs.mkdirSync(corrupt, { mode: 0o700 });
+    fs.writeFileSync(path.join(corrupt, 'config.json'), '{not json', { mode: 0o600 });
+    expect(await runCli(['__complete', '--', 'quotes', '--profile', ''], { configDir: corrupt })).toMatchObject({ code: 0, stderr: '', stdout: ':4\n' });
+    expect(await runCli(['__complete', '--', 'quotes', '--profile', ''], { configDir: path.join(tempDir(), 'none') })).toMatchObject({ code: 0, stdout: ':4\n' });
+  });
+
+  it('is hidden from help', async () => {
+    expect((await runCli(['--help'])).stdout).not.toContain('__complete');
+    expect((await runCli(['help', 'bogus'])).stderr).not.toContain('__complete');
+  });
+});
+
+describe('mkt completion', () => {
+  it.each([['bash', ''], ['zsh', '#compdef mkt\n'], ['fish', '']])('prints the %s script on stdout', async (name, first) => {
+    const result = await runCli(['completion', name]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.startsWith(`${first}# ${name} completion for mkt: each Tab asks \`mkt __complete\``)).toBe(true);
+  });
+
+  it.each(['tcsh', 'powershell', 'BASH', ''])('refuses %j in its own words, with exit 2 and the shells', async (name) => {
+    const result = await runCli(['completion', name]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`error: mkt completion has no script for "${name}"\nhint: the shells are bash, zsh, fish: mkt completion bash\n`);
+  });
+
+  it('needs a shell', async () => {
+    expect((await runCli(['completion'])).code).toBe(2);
+  });
+});

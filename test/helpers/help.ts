@@ -1,0 +1,65 @@
+// What `mkt ... --help` prints, read back as data: tests derive the commands, options and choices
+// they expect from the help users see, rather than from lists of their own.
+import { expect } from 'vitest';
+import { runCli } from './cli.js';
+
+interface HelpOption {
+  /** Short and long: ['-f', '--format']. */
+  flags: string[];
+  takesValue: boolean;
+  /** commander's "(choices: ...)". */
+  choices: string[];
+}
+
+export interface HelpPage {
+  /** The names under "Commands:", in order. */
+  commands: string[];
+  options: HelpOption[];
+  /** Each argument's choices, in order ([] for one without). */
+  arguments: string[][];
+  text: string;
+}
+
+/** The items of each section of a help page ("Options:", "Commands:"), wrapped lines joined. */
+function sections(text: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  let items: string[] | undefined;
+  for (const line of text.split('\n')) {
+    const header = /^(\w[\w ]*):$/.exec(line);
+    if (header) found.set(header[1]!, (items = []));
+    else if (items && /^ {2}\S/.test(line)) items.push(line.trim());
+    else if (items && /^ {3,}\S/.test(line) && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
+    else items = undefined;
+  }
+  return found;
+}
+
+const choicesIn = (item: string) => [.../\(choices: ([^)]*)\)/.exec(item)?.[1]?.matchAll(/"([^"]*)"/g) ?? []].map((match) => match[1]!);
+
+/** `mkt <words> --help`, read. */
+export async function helpPage(words: readonly string[] = []): Promise<HelpPage> {
+  const result = await runCli([...words, '--help']);
+  expect(result.code).toBe(0);
+  const found = sections(result.stdout);
+  return {
+    commands: (found.get('Commands') ?? []).map((item) => item.split(' ')[0]!),
+    options: (found.get('Options') ?? []).map((item) => {
+      const flags = item.split(/\s{2,}/)[0]!;
+      return { flags: flags.match(/-{1,2}[A-Za-z0-9][\w-]*/g) ?? [], takesValue: /[<[]/.test(flags), choices: choicesIn(item) };
+    }),
+    arguments: (found.get('Arguments') ?? []).map(choicesIn),
+    text: result.stdout,
+  };
+}
+
+/** Every command `mkt --help` leads to, the program first, each with its help page. */
+export async function everyHelpPage(): Promise<Array<[string[], HelpPage]>> {
+  const pages: Array<[string[], HelpPage]> = [];
+  const visit = async (words: string[]) => {
+    const page = await helpPage(words);
+    pages.push([words, page]);
+    for (const name of page.commands) if (name !== 'help') await visit([...words, name]);
+  };
+  await visit([]);
+  return pages;
+}
