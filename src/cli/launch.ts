@@ -2,6 +2,7 @@
 // here, before anything else loads; the rest of the CLI is one CommonJS bundle, dist/cli/main.cjs
 // (src/cli/main.ts), which Node's compile cache serves compiled where Node has one (22.1 and later).
 // Built-in modules through process.getBuiltinModule: an `import` of one builds an ES module facade.
+import { othersCanWrite } from '../config/others-can-write.js';
 import { isVersionRequest, VERSION } from './version.js';
 
 type Main = typeof import('./main.js').main;
@@ -37,9 +38,11 @@ function writeVersion(): Promise<number> {
 /**
  * Node's compile cache in this user's cache directory. Compiled code runs, so the directory must be
  * this user's alone: created 0700 without following a link, and not used if it is a link, belongs
- * to someone else or others can write to it, or if all can write to the directory above it (unless
- * sticky, as /tmp is). NODE_DISABLE_COMPILE_CACHE (any value) turns it off, as Node does, and then nothing is
- * created; a cache that NODE_COMPILE_CACHE already enabled is left as it is.
+ * to someone else or others can write to it, or if anyone else could swap it for another: the
+ * directory above it belongs to another user (root aside), or other users can write to it (all
+ * users, or a group with anyone else in it), unless it is sticky, as /tmp is.
+ * NODE_DISABLE_COMPILE_CACHE (any value) turns it off, as Node does, and then nothing is created; a
+ * cache that NODE_COMPILE_CACHE already enabled is left as it is.
  */
 function enableCompileCache(env: NodeJS.ProcessEnv): void {
   const module = process.getBuiltinModule('node:module') as CompileCache;
@@ -84,9 +87,10 @@ function isPrivateDirectory(dir: string): boolean {
     if (!stat.isDirectory()) return false;
     // Windows keeps this in ACLs, not modes.
     if (uid === undefined) return true;
-    // Nobody else may swap it for another: the directory above is not writable by all, or sticky.
-    const above = fs.statSync(path.dirname(dir)).mode;
-    return stat.uid === uid && (stat.mode & 0o022) === 0 && ((above & 0o002) === 0 || (above & 0o1000) !== 0);
+    if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return false;
+    // Nobody else may swap it for another: see othersCanWrite for groups and the sticky bit.
+    const above = fs.statSync(path.dirname(dir));
+    return (above.uid === uid || above.uid === 0) && othersCanWrite(above, uid) === undefined;
   } catch {
     return false;
   }

@@ -52,8 +52,8 @@ export function resolveProfile(deps: Deps, flag: string | undefined, use: Profil
       'use letters, digits, ".", "_" and "-", starting with a letter or digit');
   }
   if (!use.creates && resolved.value !== 'default') {
-    const known = deps.config.profileNames();
-    if (!known.includes(resolved.value)) {
+    if (!deps.config.hasProfile(resolved.value)) {
+      const known = deps.config.profileNames();
       const listed = known.length === 0 ? 'there are no profiles yet' : `the profiles are ${known.filter((name) => PROFILE_PATTERN.test(name)).join(', ')}`;
       throw new UsageError(`no profile "${resolved.value}" (from ${resolved.source}) in ${deps.config.path}`,
         `${listed}; \`mkt login --profile ${resolved.value}\` or \`mkt config set ... --profile ${resolved.value}\` creates it`);

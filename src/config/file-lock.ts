@@ -5,13 +5,16 @@
 // gone (or whose pid now belongs to a younger process) is dead, and its lock is taken over at once;
 // a lock of another host, or an unreadable one (an older mkt's empty file), only once older than
 // `staleMs`. Removing a stale lock and creating one's own are two steps, and two writers judging the
-// same lock stale used to remove each other's fresh locks (issue 13, item 10). So a takeover is
-// claimed first: the claim is a file named after the stale lock's id, created exclusively, so one
-// writer alone wins it; the winner checks that the lock is still the one it judged and renames its
-// own over it, never leaving the path empty. A claim whose holder died is claimed the same way.
+// same lock stale could remove each other's fresh locks. So a takeover is claimed first: the claim is
+// a file named after the stale lock's id, created exclusively, so one writer alone wins it; the
+// winner checks that the lock is still the one it judged and renames its own over it, never leaving
+// the path empty. A claim whose holder died is claimed the same way. A lock that is not a regular
+// file (a FIFO put there) is never opened in a way that can block: NotRegularFileError says what it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
+import { sleep } from '../shared/sleep.js';
+import { NotRegularFileError, openRegularFile } from './regular-file.js';
 
 export interface Holder {
   host: string;
@@ -63,7 +66,7 @@ export async function withFileLock<T>(lock: string, options: LockOptions, work: 
       }
     }
     if (Date.now() > deadline) throw new LockBusyError(lock, attempt.holder);
-    await pause(5 + Math.random() * 20, options.signal);
+    await sleep(5 + Math.random() * 20, options.signal);
   }
 }
 
@@ -90,7 +93,13 @@ export function removeAbandoned(lock: string, staleMs: number): void {
   const prefix = `${path.basename(lock)}.`;
   for (const name of fs.readdirSync(dir)) {
     if (!name.startsWith(prefix)) continue;
-    const seen = see(path.join(dir, name));
+    let seen: Seen | undefined;
+    try {
+      seen = see(path.join(dir, name));
+    } catch (error) {
+      if (error instanceof NotRegularFileError) continue; // not mkt's: left alone
+      throw error;
+    }
     if (seen !== undefined && isAbandoned(seen, staleMs)) fs.rmSync(path.join(dir, name), { force: true });
   }
 }
@@ -160,20 +169,15 @@ class Claimant {
 }
 
 function see(file: string): Seen | undefined {
-  let fd: number;
+  const opened = openRegularFile(file);
+  if (opened === undefined) return undefined;
   try {
-    fd = fs.openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const { ino, mtimeMs } = fs.fstatSync(fd);
+    const { ino, mtimeMs } = opened.stat;
     const buffer = Buffer.alloc(1024);
-    const text = buffer.toString('utf8', 0, fs.readSync(fd, buffer));
+    const text = buffer.toString('utf8', 0, fs.readSync(opened.fd, buffer));
     return { text, ino, mtimeMs, holder: parseHolder(text) };
   } finally {
-    fs.closeSync(fd);
+    fs.closeSync(opened.fd);
   }
 }
 
@@ -236,17 +240,4 @@ function self(): Omit<Holder, 'id'> {
 
 function randomId(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`.replace(/[^a-z0-9]/g, '');
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      if (signal?.aborted) reject(new AbortError());
-      else resolve();
-    }
-  });
 }

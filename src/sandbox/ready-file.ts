@@ -3,7 +3,7 @@
 // for it reads it whole or not at all. Its lines are shell assignments, ready for `. FILE` or
 // `cat FILE >> "$GITHUB_ENV"`. See docs/ci.md.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import { SandboxConfigError } from './config-error.js';
 
 export function readyFileContent(url: string, pid: number): string {
@@ -28,22 +28,52 @@ export async function clearReadyFile(path: string): Promise<void> {
   }
 }
 
-export async function writeReadyFile(path: string, content: string): Promise<void> {
+/**
+ * The file a sandbox wrote, held open until it is removed: while it is open, its inode cannot be
+ * freed and given to another file, so a path that shows the same device and inode shows this file,
+ * and what it holds now can be read through the handle, which is never anything but this file.
+ */
+export interface WrittenFile {
+  handle: FileHandle;
+  dev: number;
+  ino: number;
+  content: string;
+}
+
+export async function writeReadyFile(path: string, content: string): Promise<WrittenFile> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  let handle: FileHandle | undefined;
   try {
-    await fs.writeFile(temporary, content, { flag: 'wx', mode: 0o644 });
+    handle = await fs.open(temporary, 'wx+', 0o644);
+    await handle.writeFile(content);
+    const { dev, ino } = await handle.stat();
     await fs.rename(temporary, path);
+    return { handle, dev, ino, content };
   } catch (error) {
+    await handle?.close().catch(() => {});
     await fs.rm(temporary, { force: true }).catch(() => {});
     throw problem(path, error);
   }
 }
 
-/** Removes the ready file when the sandbox stops, unless another sandbox has written it since. */
-export async function removeReadyFile(path: string, content: string): Promise<void> {
+/**
+ * Removes the ready file when the sandbox stops, if the path still holds the very file it wrote:
+ * not one another sandbox has written since, and never anything else. What is there is looked at
+ * (lstat), never opened: opening a FIFO put in its place would wait for a writer, and the sandbox,
+ * already stopping, would never stop.
+ */
+export async function removeReadyFile(path: string, written: WrittenFile): Promise<void> {
   try {
-    if ((await fs.readFile(path, 'utf8')) === content) await fs.rm(path, { force: true });
+    const now = await fs.lstat(path);
+    if (!now.isFile() || now.dev !== written.dev || now.ino !== written.ino) return;
+    // Rewritten in place since?
+    const expected = Buffer.from(written.content);
+    const buffer = Buffer.alloc(expected.length + 1);
+    const { bytesRead } = await written.handle.read(buffer, 0, buffer.length, 0);
+    if (buffer.subarray(0, bytesRead).equals(expected)) await fs.rm(path, { force: true });
   } catch {
-    // Gone already, or no longer ours to remove: nothing to do.
+    // Gone already: nothing to do.
+  } finally {
+    await written.handle.close().catch(() => {});
   }
 }

@@ -8,7 +8,7 @@ import { SandboxConfigError } from './config-error.js';
 import { createContext } from './context.js';
 import { ERROR_STATUS, rawErrorResponse, Reject, type ErrorCode } from './errors.js';
 import { createRequestListener, logRequest, rejectRequest } from './handler.js';
-import { clearReadyFile, readyFileContent, removeReadyFile, writeReadyFile } from './ready-file.js';
+import { clearReadyFile, readyFileContent, removeReadyFile, writeReadyFile, type WrittenFile } from './ready-file.js';
 import type { SandboxOptions } from './options.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -160,6 +160,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(host)}:${address.port}`;
   const ready = readyFileContent(url, process.pid);
+  let written: WrittenFile | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve, reject) => {
@@ -167,12 +168,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       // Keep-alive connections would otherwise hold close() open until they idle out.
       server.closeAllConnections();
       for (const socket of lingering) socket.destroy();
-    }).finally(() => (readyFile === undefined ? undefined : removeReadyFile(readyFile, ready)));
+    }).finally(() => (readyFile === undefined || written === undefined ? undefined : removeReadyFile(readyFile, written)));
     return closing;
   };
   if (readyFile !== undefined) {
     try {
-      await writeReadyFile(readyFile, ready);
+      written = await writeReadyFile(readyFile, ready);
     } catch (error) {
       await close();
       throw error;

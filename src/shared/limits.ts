@@ -59,8 +59,8 @@ export const CLOCK_SKEW_MS = 10_000;
 
 /**
  * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the
- * token's lifetime, at most a minute. A fixed minute renewed a 30 s token at every poll of a watch
- * (issue 19, item 7); a tenth lets it serve 27 s, and an hour's token 59 minutes.
+ * token's lifetime, at most a minute. A fixed minute would renew a 30 s token at every poll of a
+ * watch; a tenth lets it serve 27 s, and an hour's token 59 minutes.
  */
 export const RENEW_BEFORE_MS = 60_000;
 export const RENEW_FRACTION = 0.1;
@@ -68,6 +68,10 @@ export const RENEW_FRACTION = 0.1;
 export const LOCK_WAIT_MS = 10_000;
 /** A lock whose holder cannot be checked (another host's, or an older mkt's, empty) is abandoned after this. */
 export const LOCK_STALE_MS = 10_000;
+/** The config file, as read or as mkt would write it: larger is refused. A thousand profiles with tokens take about 400 KB. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+/** How deep the config file's values may nest: mkt's own go four levels deep (the file, profiles, a profile, its token). */
+export const MAX_CONFIG_DEPTH = 64;
 
 // --- mkt quotes --watch (src/cli/watch/) ---
 

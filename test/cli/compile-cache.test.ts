@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { BIN, ROOT, baseEnv, collect, runBin, startSandboxProcess, type SandboxProcess } from '../helpers/bin.js';
+import { canBindAccounts, runWithAccounts, SOLO, TEAM } from '../config/as-another-user.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
@@ -152,6 +153,20 @@ describe('the compile cache', () => {
       expect(fs.readdirSync(dir)).toEqual([]);
       fs.chmodSync(target, 0o700);
     }
+  });
+
+  // The directory above is writable by its group: used only when nobody else is in that group.
+  it.runIf(hasCompileCache && canBindAccounts)('is not used when the directory above it is writable by a group with another member', async () => {
+    const { env, dir, files } = await user();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chownSync(path.dirname(dir), 0, TEAM);
+    fs.chmodSync(path.dirname(dir), 0o770);
+    expect(await runWithAccounts(['quotes', 'EURUSD', '--json'], env)).toMatchObject({ code: 0, stderr: '' });
+    expect(files()).toEqual([]);
+    fs.chownSync(path.dirname(dir), 0, SOLO);
+    expect(await runWithAccounts(['quotes', 'EURUSD', '--json'], env)).toMatchObject({ code: 0, stderr: '' });
+    expect(files().length).toBeGreaterThan(0);
   });
 
   it('ignores a relative XDG_CACHE_HOME, which would follow the working directory', async () => {

@@ -1,11 +1,12 @@
-// Issue 19, item 9: without HOME, the config file is in the account's home from the system, never
+// Without HOME, the config file is in the account's home from the system, never
 // under the working directory; with no home at all, exit 2.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultConfigDir } from '../../src/config/store.js';
+import { defaultConfigDir } from '../../src/config/config-dir.js';
+import { ConfigError } from '../../src/config/errors.js';
 import { collect, mkt } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 

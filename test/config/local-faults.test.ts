@@ -2,21 +2,15 @@
 // read-only config.json, a full disk, a read-only file system. Each is exit 2 (a configuration
 // problem, not a bug and not the network) with the path and the fix, no stack, nothing on stdout,
 // and the config file left as it was.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, collect, type BinResult, mkt, MKT_SH } from '../helpers/bin.js';
+import { baseEnv, collect, MKT_SH } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { asRoot, canRunUnprivileged, NOBODY, reachableDir, runUnprivileged } from './as-another-user.js';
 
-// root passes every permission check, so as root mkt runs as nobody for the permission cases. That
-// needs a node and a checkout that nobody may run: not a node in root's own npx cache, nor a clone
-// inside a directory of root's alone (`mktemp -d`), say.
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
-const canRunUnprivileged = !asRoot
-  || spawnSync(...mkt(['--version']), { uid: NOBODY, gid: NOBODY, stdio: 'ignore' }).status === 0;
 if (!canRunUnprivileged) console.warn('test/config/local-faults.test.ts: the permission cases are skipped: user nobody cannot run mkt here (its node or this checkout is root\'s alone)');
 
 const TOKEN = 'STOREDTOKEN00000000000000000001';
@@ -34,26 +28,6 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
 });
 afterAll(() => sandbox.close());
-
-/** mkt as a user without root's powers. */
-function runUnprivileged(args: string[], env: Record<string, string>): Promise<BinResult> {
-  const child = spawn(...mkt(args), {
-    env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
-  return collect(child, performance.now(), undefined, 20_000);
-}
-
-/** A new directory that runUnprivileged's mkt can reach (as root, the test's own are root's alone). */
-function reachableDir(): string {
-  const dir = tempDir();
-  if (asRoot) {
-    for (let at = dir; path.dirname(at) !== at; at = path.dirname(at)) {
-      const mode = fs.statSync(at).mode & 0o777;
-      if ((mode & 0o001) === 0) fs.chmodSync(at, mode | 0o011);
-    }
-  }
-  return dir;
-}
 
 function expectLocalError(run: { code: number | null; stdout: string; stderr: string }, message: RegExp, hint: RegExp): void {
   expect(run.stdout).toBe('');
@@ -91,7 +65,7 @@ describe.runIf(canRunUnprivileged)('a config directory mkt cannot write', () => 
     fs.chmodSync(dir, 0o700);
   });
 
-  it.runIf(asRoot)("that is another user's (EPERM on chmod): reads warn, writes are exit 2", async () => {
+  it.runIf(asRoot)("that is root's, open to read: reads warn, writes are exit 2", async () => {
     const dir = path.join(reachableDir(), 'mkt');
     fs.mkdirSync(dir, { mode: 0o755 });
     fs.chmodSync(dir, 0o755);

@@ -1,4 +1,4 @@
-// Issue 19, item 10: a read-only command never changes a file's mode, and no command chmods what
+// A read-only command never changes a file's mode, and no command chmods what
 // config.json links to before it knows that file is mkt's config.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -25,7 +25,7 @@ describe('the config store', () => {
     expect(store.permissions()).toMatchObject({ safe: true, fileMode: 0o600, dirMode: 0o700 });
   });
 
-  it('warns of looser modes on read, changing nothing, and repairs them on write', async () => {
+  it('warns of looser modes on read, changing nothing; a write makes the file 0600 and leaves the directory as it was', async () => {
     const dir = path.join(tempDir(), 'cfg');
     await new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
     fs.chmodSync(store(dir).path, 0o644);
@@ -37,17 +37,18 @@ describe('the config store', () => {
     expect(mode(dir)).toBe(0o755);
     expect(mode(reopened.path)).toBe(0o644);
     expect(warnings.join('\n')).toMatch(/config\.json is readable by other users \(mode 0644\): mkt closes it at its next write, or run chmod 0600 /);
+    expect(warnings.join('\n')).toContain(`${dir} is readable by other users (mode 0755): if the directory should be yours alone: chmod 0700 ${dir}`);
     await reopened.updateProfile('default', () => ({ org: 'org_b' }));
-    expect(mode(dir)).toBe(0o700);
+    expect(mode(dir)).toBe(0o755);
     expect(mode(reopened.path)).toBe(0o600);
-    expect(warnings.join('\n')).toMatch(/readable by other users \(mode 0644\); changed it to 0600/);
+    expect(warnings.join('\n')).toContain(`${reopened.path} was readable by other users (mode 0644); it is 0600 now`);
   });
 
   it('keeps the mode 0600 when a write replaces a file that had another mode', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const first = new ConfigStore({ dir });
     await first.updateProfile('a', () => ({ org: 'org_a' }));
-    fs.chmodSync(first.path, 0o666);
+    fs.chmodSync(first.path, 0o640);
     const second = new ConfigStore({ dir, onWarning: () => {} });
     await second.updateProfile('b', () => ({ org: 'org_b' }));
     expect(mode(second.path)).toBe(0o600);
@@ -73,14 +74,41 @@ describe('the config store', () => {
     expect(() => new ConfigStore({ dir }).read()).toThrow(ConfigError);
   });
 
-  it('keeps a profile that becomes empty (it still exists: logged out, not unknown); undefined removes it', async () => {
+  it('keeps a profile that becomes empty (logged out, not unknown) but does not offer it; undefined removes it', async () => {
     const dir = path.join(tempDir(), 'cfg');
     const s = new ConfigStore({ dir });
     await s.updateProfile('x', () => ({ org: 'org_x' }));
+    await s.updateProfile('y', () => ({ org: 'org_y' }));
+    expect(s.profileNames()).toEqual(['x', 'y']);
     await s.updateProfile('x', () => ({}));
-    expect(s.profileNames()).toEqual(['x']);
+    expect(JSON.parse(fs.readFileSync(s.path, 'utf8')).profiles).toEqual({ x: {}, y: { org: 'org_y' } });
+    expect(s.profileNames()).toEqual(['y']);
+    expect(s.hasProfile('x')).toBe(true);
+    expect(new ConfigStore({ dir }).profileNames()).toEqual(['y']);
     await s.updateProfile('x', () => undefined);
-    expect(s.profileNames()).toEqual([]);
+    expect(s.hasProfile('x')).toBe(false);
+    expect(s.profileNames()).toEqual(['y']);
+  });
+
+  it('an emptied profile is neither completed nor listed in hints, and --profile still takes it', async () => {
+    const configDir = path.join(tempDir(), 'cfg');
+    for (const name of ['kept', 'emptied']) expect((await runCli(['config', 'set', 'org', 'org_demo', '--profile', name], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'unset', 'org', '--profile', 'emptied'], { configDir })).code).toBe(0);
+    expect(await runCli(['__complete', 'profiles'], { configDir })).toMatchObject({ code: 0, stdout: 'kept\n' });
+    const typo = await runCli(['status', '--profile', 'kpet'], { configDir });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('hint: the profiles are kept; ');
+    const emptied = await runCli(['config', 'get', 'org', '--profile', 'emptied'], { configDir });
+    expect(emptied.stderr).not.toContain('no profile');
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('knows no profile %s that the file does not hold', (name) => {
+    const dir = path.join(tempDir(), 'cfg');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'config.json'), '{"profiles": {"a": {"org": "org_a"}}}', { mode: 0o600 });
+    const s = new ConfigStore({ dir });
+    expect(s.profile(name)).toBeUndefined();
+    expect(s.hasProfile(name)).toBe(false);
   });
 
   it('parses the file once per run; a write merges what another run changed meanwhile', async () => {
@@ -99,13 +127,13 @@ describe('the config store', () => {
     const configDir = path.join(tempDir(), 'cfg');
     const store = new ConfigStore({ dir: configDir });
     for (const name of ['a', 'b', 'c']) await store.updateProfile(name, () => ({ org: `org_${name}` }));
-    const read = vi.spyOn(fs, 'readFileSync');
+    const open = vi.spyOn(fs, 'openSync');
     try {
       const result = await runCli(['config', 'list', '--all'], { configDir });
       expect(result.stdout).toBe('a.org=org_a\nb.org=org_b\nc.org=org_c\n');
-      expect(read.mock.calls.filter(([file]) => file === store.path)).toHaveLength(1);
+      expect(open.mock.calls.filter(([file]) => file === store.path)).toHaveLength(1);
     } finally {
-      read.mockRestore();
+      open.mockRestore();
     }
   });
 
