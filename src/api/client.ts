@@ -6,33 +6,17 @@
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 //
 // Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
-// token guard; this file only binds them to one baseUrl and set of options. It exports the client
-// and every shape its methods take and return, and nothing else: index.ts passes all of it on.
-import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
-import { checkClientOptions } from './client-options.js';
-import type { ClientContext } from './endpoint.js';
-import { getQuotes, type GetQuotesInput } from './quotes.js';
-import { SEAM, type WithSeam } from './seam.js';
-import type { HttpOptions, TransportOptions } from './transport.js';
+// token guard; bind-client.ts binds them to one set of options. This file exports the client and
+// every shape its methods take and return, and nothing else: index.ts passes all of it on.
+import type { CliLoginInput } from './auth.js';
+import { bindClient } from './bind-client.js';
+import type { ClientOptions } from './options.js';
+import type { GetQuotesInput } from './quotes.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export type { CliLoginInput, GetQuotesInput };
-export type { HttpOptions, WaitEvent } from './transport.js';
+export type { ClientOptions, HookRequest, HookResponse, Hooks, TokenContext, TokenSource, WaitEvent } from './options.js';
 export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
-
-export interface ClientOptions extends HttpOptions {
-  /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
-  baseUrl: string;
-  /**
-   * Plain http:// is refused (OptionsError, code INSECURE_HTTP) for any host but this machine
-   * (127.0.0.0/8, ::1, localhost), since keys and tokens would cross the network readable; true
-   * allows it, for a network you trust.
-   */
-  allowInsecureHttp?: boolean;
-  /** Used by getQuotes when the call does not pass one. */
-  accessToken?: string;
-  organizationId?: string;
-}
 
 /**
  * The service's operations, each checked before any request: an input it cannot use rejects with an
@@ -55,17 +39,8 @@ export interface Client {
 
 /**
  * Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...).
- * The one place every operation is checked and sent, for programs and the CLI alike; the CLI's
- * clock, waits and jitter come through src/api/internal.ts (seam.ts).
+ * The one place every operation is checked and sent, for programs and the CLI alike.
  */
 export function createClient(options: ClientOptions): Client {
-  checkClientOptions(options);
-  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, [SEAM]: seam = {}, ...rest } = options as WithSeam<ClientOptions>;
-  const http: TransportOptions = { ...rest, now: seam.now, sleep: seam.sleep, random: seam.random };
-  const context: ClientContext = { baseUrl, http, accessToken, organizationId };
-  return {
-    cliLogin: (input) => cliLogin(context, input),
-    clientCredentials: (input) => clientCredentials(context, input),
-    getQuotes: (input) => getQuotes(context, input),
-  };
+  return bindClient(options, {});
 }

@@ -4,7 +4,6 @@
 import type { Dispatcher } from 'undici';
 import type { ConfigStore } from '../config/store.js';
 import { sleep } from '../shared/sleep.js';
-import { spareWasmTierUp } from './wasm-budget.js';
 import type { Env, IO } from './io.js';
 
 export interface Deps {
@@ -20,11 +19,6 @@ export interface Deps {
   /** Resolves after `ms`, or rejects when `signal` aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
-  /**
-   * Called before undici compiles its HTTP parser, by commands that end after a few responses (not
-   * `--watch`): the real process keeps that parser on V8's baseline compiler (wasm-budget.ts).
-   */
-  spareWasmTierUp?: () => void;
 }
 
 export interface ProcessDeps extends Deps {
@@ -103,7 +97,6 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
     signal: controller.signal,
     sleep,
     random: Math.random,
-    spareWasmTierUp,
     dispose,
     outputError: () => outputError,
   };

@@ -2,7 +2,7 @@
 // sets what it returns and what to clean up. Its own module, so that commands need nothing of main's
 // (main -> program -> command -> main was an import cycle, if only of types).
 import type { Command } from 'commander';
-import type { Explainer } from './explain.js';
+import type { Explainer, SettingNames } from './hints/words.js';
 
 export interface RunState {
   /** What main returns when the command finishes without throwing. */
@@ -16,4 +16,6 @@ export interface RunState {
    * words what it leaves unsaid generically (explain.ts). A command without one gets only those.
    */
   explain?: Explainer;
+  /** How the settings of the run's client were given (client.ts), for hints that name them. */
+  names?: SettingNames;
 }

@@ -3,14 +3,12 @@
 // MKT_CLIENT_ID and MKT_CLIENT_SECRET if that is how commands would get it) and lets it read the
 // organization's quotes; its rate-limit headers give the headroom. It costs one request of the quota.
 import { ApiError, NetworkError, ResponseError } from '../api/index.js';
-import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
 import { explainError } from './explain.js';
-import { createCliClient } from './client.js';
+import { createCommandClient } from './client.js';
 import { quotesExplainer } from './hints/quotes.js';
-import { createHttp } from './http.js';
 import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
 import type { TargetFlags } from './settings.js';
@@ -31,9 +29,9 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
   const symbols = normalizeSymbols([options.checkSymbol ?? DEFAULT_CHECK_SYMBOL]);
   if (symbols.length !== 1) throw new UsageError('--check-symbol takes one symbol', `for example --check-symbol ${DEFAULT_CHECK_SYMBOL}`);
   const symbol = symbols[0]!;
-  const http = await createHttp(deps, options, state, 1);
   try {
-    const result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({ symbols: [symbol] }));
+    const { client } = await createCommandClient(deps, options, state, { concurrency: 1 });
+    const result = await client.getQuotes({ symbols: [symbol] });
     const limit = result.rateLimit;
     report.check = {
       ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,
@@ -46,7 +44,7 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
     // The service's words, written to stdout in the report: scrubbed as a diagnostic is, and only
     // they (the report's timestamps and ids are left as they are).
     // Worded as `mkt quotes` words the same request.
-    const explained = explainError(error, quotesExplainer(deps, options, 1));
+    const explained = explainError(error, quotesExplainer(deps, options, 1), state.names);
     const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
     const message = scrubSecrets(deps, explained.message);
     const hint = scrub(explained.hint);

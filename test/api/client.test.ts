@@ -51,9 +51,9 @@ describe('the public index', () => {
     const names = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name).sort();
     expect(names).toEqual([
       'AbortError', 'ApiError', 'AuthError', 'CliLoginInput', 'Client', 'ClientCredentialsInput', 'ClientOptions', 'ForbiddenError',
-      'GetQuotesInput', 'HttpOptions', 'InvalidRequestError', 'MktError', 'MktErrorCode', 'NetworkError', 'NetworkErrorCode', 'OptionsError',
-      'Quote', 'QuotesResult', 'RateLimitError', 'RateLimitInfo', 'RateLimitPlan', 'ResponseError', 'ServerError', 'TimeoutError',
-      'TokenResponse', 'WaitEvent', 'aheadOfClock', 'createClient', 'quoteProblems',
+      'GetQuotesInput', 'HookRequest', 'HookResponse', 'Hooks', 'InvalidRequestError', 'MktError', 'MktErrorCode', 'NetworkError', 'NetworkErrorCode',
+      'OptionsError', 'Quote', 'QuotesResult', 'RateLimitError', 'RateLimitInfo', 'RateLimitPlan', 'ResponseError', 'ResponseProblem', 'ServerError',
+      'TimeoutError', 'TokenContext', 'TokenResponse', 'TokenSource', 'WaitEvent', 'aheadOfClock', 'createClient', 'quoteProblems',
     ]);
   });
 });

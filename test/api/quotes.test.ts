@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import { mergeBatches, type BatchResult } from '../../src/api/quotes.js';
+import { mergeBatches, type BatchResult } from '../../src/api/merge-quotes.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
 import { quote } from '../helpers/quotes.js';
@@ -18,12 +18,14 @@ describe('merging batches', () => {
     ['answered out of order', ['A', 'B'], [[quote('B'), quote('A')]], ['A', 'B'], []],
     ['one missing', ['A', 'B', 'C'], [[quote('A'), quote('C')]], ['A', 'C'], ['B']],
     ['asked twice', ['A', 'B', 'a'], [[quote('A'), quote('B'), quote('A', '2.0')]], ['A', 'A', 'B'], []],
-    ['sent unasked', ['A'], [[quote('A'), quote('Z')]], ['A', 'Z'], []],
-    ['in another case', ['eurusd'], [[quote('EURUSD')]], ['EURUSD'], []],
-  ])('%s', (_name, symbols, batches, order, missing) => {
+    ['sent unasked', ['A'], [[quote('A'), quote('Z')]], ['A'], [], ['Z']],
+    ['sent unasked twice, in two cases, across batches', ['A', 'B'], [[quote('z'), quote('A')], [quote('Z'), quote('B'), quote('Y')]], ['A', 'B'], [], ['z', 'Y']],
+    ['in another case', ['eurusd'], [[quote('EURUSD')]], ['EURUSD'], [], []],
+  ])('%s', (_name, symbols, batches, order, missing, unasked = []) => {
     const result = mergeBatches(symbols, batches.map(batch));
     expect(result.data.map((q) => q.symbol)).toEqual(order);
     expect(result.missing).toEqual(missing);
+    expect(result.unasked).toEqual(unasked);
   });
 
   it('keeps 250 symbols in order across batches', () => {

@@ -4,14 +4,12 @@ import type { Command } from 'commander';
 import type { QuotesResult } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_INTERVAL_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import { withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
-import { createCliClient } from '../client.js';
-import { createHttp } from '../http.js';
+import { createCommandClient } from '../client.js';
 import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/fields.js';
 import { addNetworkOptions } from '../options/network.js';
@@ -85,19 +83,13 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const format = chosen?.format ?? defaultFormat(deps);
   const fields = parseFields(options.fields, format);
 
-  const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
+  // Its token source renews a client-credentials token once after a 401, and the request is asked again.
+  const { client, progress } = await createCommandClient(deps, options, state, { concurrency: concurrency ?? DEFAULT_CONCURRENCY });
   let result: QuotesResult;
   try {
-    // A 401 renews a client-credentials token once and asks again (token-renewal.ts).
-    result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({
-      symbols,
-      venue,
-      batchSize,
-      concurrency,
-      onProgress: http.cliProgress.onBatch,
-    }));
+    result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
   } finally {
-    http.cliProgress.stop();
+    progress.stop();
   }
 
   return writeQuotes(deps, result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });
