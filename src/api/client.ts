@@ -6,12 +6,13 @@
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 //
 // Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
-// token guard; bind-client.ts binds them to one set of options. This file exports the client and
-// every shape its methods take and return, and nothing else: index.ts passes all of it on.
-import type { CliLoginInput } from './auth.js';
-import { bindClient } from './bind-client.js';
+// token guard; this file only binds them to one set of options, handed on whole. It exports the
+// client and every shape its methods take and return, and nothing else: index.ts passes all of it on.
+import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
+import { checkClientOptions } from './check-options.js';
 import type { ClientOptions } from './options.js';
-import type { GetQuotesInput } from './quotes.js';
+import { getQuotes, type GetQuotesInput } from './quotes.js';
+import { seams } from './seam.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export type { CliLoginInput, GetQuotesInput };
@@ -39,8 +40,17 @@ export interface Client {
 
 /**
  * Throws an OptionsError for options it cannot use (an unusable baseUrl, a negative timeoutMs...).
- * The one place every operation is checked and sent, for programs and the CLI alike.
+ * The one place every operation is checked and sent, for programs and the CLI alike; the CLI's
+ * clock, waits and jitter come through src/api/internal.ts (seam.ts).
  */
 export function createClient(options: ClientOptions): Client {
-  return bindClient(options, {});
+  checkClientOptions(options);
+  const seam = seams.get(options) ?? {};
+  // What only the seam may set is set from it, whatever else the options object holds.
+  const bound = { ...options, now: seam.now, sleep: seam.sleep, random: seam.random, waitBudget: undefined, progress: undefined };
+  return {
+    cliLogin: (input) => cliLogin(bound, input),
+    clientCredentials: (input) => clientCredentials(bound, input),
+    getQuotes: (input) => getQuotes(bound, input),
+  };
 }

@@ -57,7 +57,7 @@ export async function callEndpoint<T>(transport: Transport, call: EndpointCall<T
         throw scrubError(error, secrets);
       }
       attempts += error.attempts;
-      options.onDebug?.('* the service refused the token (401); asking the token source for another, then asking once more');
+      options.onDebug?.('* the service refused the token (401); asking the token source for another');
       let again: boolean;
       try {
         again = await bearer.renew(token);
@@ -65,6 +65,7 @@ export async function callEndpoint<T>(transport: Transport, call: EndpointCall<T
         throw scrubError(failure, secrets);
       }
       if (!again) throw scrubError(error, secrets);
+      options.onDebug?.('* asking once more, with the new token');
     }
   }
 }

@@ -2,15 +2,16 @@
 // what mkt injects that a program does not (a clock, waits and jitter its tests replace), the undici
 // parts it builds its dispatcher from, and the wording helpers its messages share with the
 // library's. Not part of the library: it may change with any release.
-import { bindClient } from './bind-client.js';
-import type { Client, ClientOptions } from './client.js';
-import type { Seam } from './seam.js';
+import { createClient, type Client, type ClientOptions } from './client.js';
+import { seams, type Seam } from './seam.js';
 
 export type { Seam };
 
 /** createClient with the seam: the clock, waits and jitter of mkt's Deps. */
 export function createClientWith(options: ClientOptions, seam: Seam): Client {
-  return bindClient(options, seam);
+  const own = { ...options };
+  seams.set(own, seam);
+  return createClient(own);
 }
 
 export { displayUrl } from './response.js';

@@ -1,6 +1,7 @@
 // What mkt hands the client beside the public options: the clock, the waits and the jitter, so that
-// its tests replace them rather than wait. Only src/api/internal.ts passes it on (createClientWith),
-// so createClient has one signature and no test seam in its types. Not part of the library.
+// its tests replace them rather than wait. Only src/api/internal.ts (createClientWith) files one,
+// beside the options object it hands createClient, so that createClient has one signature and no
+// test seam in its types. Not part of the library.
 
 export interface Seam {
   /** Milliseconds since the epoch. */
@@ -10,3 +11,6 @@ export interface Seam {
   /** For the retries' jitter. */
   random?: () => number;
 }
+
+/** The seam of an options object createClientWith made; createClient looks its options up here. */
+export const seams = new WeakMap<object, Seam>();
