@@ -215,7 +215,7 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
 /**
  * `pending`, or a rejection as soon as `signal` aborts. undici honours a request's signal only once
  * the request is on a connection: while a dispatcher is still connecting (to a proxy that never
- * answers CONNECT, say) the deadline and Ctrl-C would wait for it (issue 19). What comes later is
+ * answers CONNECT, say) the deadline and Ctrl-C would wait for it. What comes later is
  * dropped.
  */
 function untilAborted(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {

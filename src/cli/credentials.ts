@@ -119,7 +119,7 @@ export function isBearerToken(value: string): boolean {
 export interface TokenProblem {
   kind: 'missing' | 'unusable' | 'expired' | 'expiring' | 'other-service';
   message: string;
-  /** The stored expires_at is not a date: the token counts as expired (issue 19, item 8). */
+  /** The stored expires_at is not a date: the token counts as expired. */
   unreadableExpiry?: boolean;
 }
 

@@ -61,7 +61,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // The first signal aborts what is under way (exit 130, nothing written); a second one ends the
   // process at once. Once the command is done its outcome stands: a signal while the process winds
   // down (closing connections, flushing output) is ignored, and only a second one ends it, so that
-  // a login that wrote its token and said so never dies by the signal afterwards (issue 13, item 12).
+  // a login that wrote its token and said so never dies by the signal afterwards.
   let done = false;
   let ignored = false;
   const onSignal = (name: NodeJS.Signals) => {

@@ -1,9 +1,9 @@
 // Renewing a client-credentials token: once across every mkt that finds it stale at the same time,
 // and once more when the service refuses a token the client thought good.
 //
-// Twenty parallel runs with MKT_CLIENT_ID and MKT_CLIENT_SECRET and an expired stored token used to
-// send twenty token requests, and against a limit of five tokens a minute fifteen of them failed.
-// Renewal holds the config file's lock across read, request and write: the first run mints and
+// Twenty parallel runs with MKT_CLIENT_ID and MKT_CLIENT_SECRET and an expired stored token would
+// otherwise send twenty token requests, and against a limit of five tokens a minute fifteen would
+// fail. Renewal holds the config file's lock across read, request and write: the first run mints and
 // stores the token; the others, once they have the lock, find a fresh token in the file and use it.
 // A service that restarted (tokens lost) answers 401 until the stored expiry: the client's token
 // source (credentials.ts) then renews here once, and the client repeats the request once.

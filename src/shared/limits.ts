@@ -1,6 +1,6 @@
 // Every limit and default of the client and the CLI, in one place: what a request may take (time,
 // retries, bytes), how calls are batched and paced, when a token is renewed, how far clocks may
-// disagree. createClient's options (src/api/transport.ts) and the CLI's flags take their defaults
+// disagree. createClient's options (src/api/options.ts) and the CLI's flags take their defaults
 // from here, and the CLI its caps on what it reads; a change here is a change to the README's tables.
 
 // --- One request (src/api/request.ts; createClient's options) ---
@@ -59,8 +59,8 @@ export const CLOCK_SKEW_MS = 10_000;
 
 /**
  * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the
- * token's lifetime, at most a minute. A fixed minute renewed a 30 s token at every poll of a watch
- * (issue 19, item 7); a tenth lets it serve 27 s, and an hour's token 59 minutes.
+ * token's lifetime, at most a minute. A fixed minute would renew a 30 s token at every poll of a
+ * watch; a tenth lets it serve 27 s, and an hour's token 59 minutes.
  */
 export const RENEW_BEFORE_MS = 60_000;
 export const RENEW_FRACTION = 0.1;

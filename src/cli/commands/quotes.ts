@@ -32,7 +32,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
-    // --- watch mode (issue 7; src/cli/watch/) ---
+    // --- watch mode (src/cli/watch/) ---
     .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
     .option('--interval <duration>', `with --watch: time between polls, at least ${formatDuration(MIN_INTERVAL_MS)} (default ${formatDuration(DEFAULT_INTERVAL_MS)})`)
     .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
@@ -75,7 +75,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
   // run and a watch alike; each has its own default when none is.
   const chosen = chosenFormat(deps, options);
-  // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
+  // --- watch mode: loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
     const { runWatch } = await import('../watch/run-watch.js');
     return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);

@@ -1,4 +1,4 @@
-// mkt quotes --watch (issue 7): polls the quotes every --interval, as a live board on a terminal or
+// mkt quotes --watch: polls the quotes every --interval, as a live board on a terminal or
 // an NDJSON stream in a pipe (a table per poll on a dumb terminal). Loaded only with --watch, so plain
 // `mkt quotes` does not pay for it.
 //
