@@ -3,7 +3,10 @@ import { createClient } from '../../src/api/index.js';
 import { mergeBatches, type BatchResult } from '../../src/api/merge-quotes.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
-import { quote } from '../helpers/quotes.js';
+import { quote, quotesJson } from '../helpers/quotes.js';
+import { useServers } from '../helpers/fault-server.js';
+
+const servers = useServers();
 
 const batch = (quotes: Quote[]): BatchResult => ({ quotes, attempts: 1, rateLimit: undefined });
 
@@ -48,5 +51,13 @@ describe('getQuotes', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('leaves out quotes for symbols not asked for, and names them in unasked (the spec answers for the symbols requested)', async () => {
+    const api = await servers.start((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
+      .end(quotesJson([quote('TINY'), quote('EURUSD'), quote('tiny'), quote('OTHER')])));
+    const result = await createClient({ baseUrl: api.url, accessToken: 'tok', organizationId: 'org_demo' }).getQuotes({ symbols: ['EURUSD', 'AAPL'] });
+    expect(result.data.map((q) => q.symbol)).toEqual(['EURUSD']);
+    expect(result).toMatchObject({ missing: ['AAPL'], unasked: ['TINY', 'OTHER'] });
   });
 });
