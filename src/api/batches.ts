@@ -5,7 +5,7 @@
 import { AbortError } from './errors.js';
 import type { CallProgress } from './transport.js';
 
-export interface BatchRun<T> {
+interface BatchRun<T> {
   items: readonly string[];
   size: number;
   concurrency: number;

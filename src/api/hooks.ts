@@ -3,7 +3,7 @@
 // nothing is built: the 100 requests of a long call pay nothing for them.
 import type { HookRequest, Hooks } from './options.js';
 
-export interface Attempt {
+interface Attempt {
   method: string;
   url: URL;
   operation: string;

@@ -18,7 +18,7 @@ import type { CallProgress, Pacer, Transport } from './transport.js';
 import type { WaitBudget } from './wait-budget.js';
 
 /** The endpoint paced, for its errors: its method, URL and operation, and how a caller asks for less work per call. */
-export interface PacedEndpoint {
+interface PacedEndpoint {
   method: string;
   url: string;
   operation: string;

@@ -19,7 +19,7 @@ import type { TokenRequests } from './token-renewal.js';
 
 export type { CliSettings };
 
-export interface CommandClient {
+interface CommandClient {
   client: Client;
   /** What the client was made with (the watch reads --max-wait from it). */
   settings: CliSettings;
@@ -32,7 +32,7 @@ export interface CommandClient {
   with(overrides: Partial<CliSettings>): Client;
 }
 
-export interface CommandClientOptions {
+interface CommandClientOptions {
   /** The requests the command keeps in flight: the dispatcher's connections per origin. */
   concurrency?: number;
   /** The command polls until stopped (`--watch`). */

@@ -20,7 +20,7 @@ import { createProxyRoute, proxySecrets, readProxyEnv, redactProxy, type Proxy }
 import { createProxyRouter } from './proxy-router.js';
 import { holdSecret } from './secrets.js';
 
-export interface DispatcherSettings {
+interface DispatcherSettings {
   /** The extra CA file, and where it was given. */
   caFile: { value: string; source: string } | undefined;
   timeoutMs: number;
