@@ -6,33 +6,18 @@
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 //
 // Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
-// token guard; this file only binds them to one baseUrl and set of options. It exports the client
-// and every shape its methods take and return, and nothing else: index.ts passes all of it on.
+// token guard; this file only binds them to one set of options, handed on whole. It exports the
+// client and every shape its methods take and return, and nothing else: index.ts passes all of it on.
 import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
-import { checkClientOptions } from './client-options.js';
-import type { ClientContext } from './endpoint.js';
+import { checkClientOptions } from './check-options.js';
+import type { ClientOptions } from './options.js';
 import { getQuotes, type GetQuotesInput } from './quotes.js';
-import { SEAM, type WithSeam } from './seam.js';
-import type { HttpOptions, TransportOptions } from './transport.js';
+import { seams } from './seam.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
 
 export type { CliLoginInput, GetQuotesInput };
-export type { HttpOptions, WaitEvent } from './transport.js';
+export type { ClientOptions, HookRequest, HookResponse, Hooks, TokenContext, TokenSource, WaitEvent } from './options.js';
 export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
-
-export interface ClientOptions extends HttpOptions {
-  /** The service's base address, e.g. https://api.example.com (the spec's {base_url}). */
-  baseUrl: string;
-  /**
-   * Plain http:// is refused (OptionsError, code INSECURE_HTTP) for any host but this machine
-   * (127.0.0.0/8, ::1, localhost), since keys and tokens would cross the network readable; true
-   * allows it, for a network you trust.
-   */
-  allowInsecureHttp?: boolean;
-  /** Used by getQuotes when the call does not pass one. */
-  accessToken?: string;
-  organizationId?: string;
-}
 
 /**
  * The service's operations, each checked before any request: an input it cannot use rejects with an
@@ -60,12 +45,12 @@ export interface Client {
  */
 export function createClient(options: ClientOptions): Client {
   checkClientOptions(options);
-  const { baseUrl, accessToken, organizationId, allowInsecureHttp: _allowed, [SEAM]: seam = {}, ...rest } = options as WithSeam<ClientOptions>;
-  const http: TransportOptions = { ...rest, now: seam.now, sleep: seam.sleep, random: seam.random };
-  const context: ClientContext = { baseUrl, http, accessToken, organizationId };
+  const seam = seams.get(options) ?? {};
+  // What only the seam may set is set from it, whatever else the options object holds.
+  const bound = { ...options, now: seam.now, sleep: seam.sleep, random: seam.random, waitBudget: undefined, progress: undefined };
   return {
-    cliLogin: (input) => cliLogin(context, input),
-    clientCredentials: (input) => clientCredentials(context, input),
-    getQuotes: (input) => getQuotes(context, input),
+    cliLogin: (input) => cliLogin(bound, input),
+    clientCredentials: (input) => clientCredentials(bound, input),
+    getQuotes: (input) => getQuotes(bound, input),
   };
 }

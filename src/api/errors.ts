@@ -1,6 +1,8 @@
 // Error classes of the client library. Each message reads on its own: what failed, where (method and
-// URL, never a secret) and, in `hint`, the next step. The CLI maps these classes to exit codes in
-// one place (src/cli/exit-codes.ts).
+// URL, never a secret) and, in `hint`, the next step. Each also carries the facts behind its words
+// (the option refused, the operation, the wait asked for, the limit the service stated), so that a
+// program, and the CLI, can act on them or word them its own way without reading the sentences.
+// The CLI maps these classes to exit codes in one place (src/cli/exit-codes.ts).
 
 import { AbortError, MktError, type ErrorDetails } from '../shared/errors.js';
 
@@ -36,12 +38,34 @@ export type MktErrorCode =
   | 'INTERRUPTED'
   | NetworkErrorCode;
 
+export interface OptionsErrorInit extends ErrorDetails {
+  option: string;
+  operation?: string;
+  expected?: string;
+  min?: number;
+  max?: number;
+}
+
 /** A value passed to createClient or to one of its calls that cannot be used. */
 export class OptionsError extends MktError {
   override name = 'OptionsError';
+  /** The option or input refused: `timeoutMs`, `baseUrl`, `signal`, `symbols`, `batchSize`, `apiKey`... */
+  option: string;
+  /** The call whose input it is (`getQuotes`, `cliLogin`, `clientCredentials`); undefined for createClient's options. */
+  operation: string | undefined;
+  /** What the value must be, in words: `an integer from 1 to 2147483647`. */
+  expected: string | undefined;
+  /** The range a number must lie in, where it has one. */
+  min: number | undefined;
+  max: number | undefined;
 
-  constructor(code: 'INVALID_OPTIONS' | 'INSECURE_HTTP', message: string, details: ErrorDetails = {}) {
-    super(code, message, details);
+  constructor(code: 'INVALID_OPTIONS' | 'INSECURE_HTTP', message: string, init: OptionsErrorInit) {
+    super(code, message, init);
+    this.option = init.option;
+    this.operation = init.operation;
+    this.expected = init.expected;
+    this.min = init.min;
+    this.max = init.max;
   }
 }
 
@@ -51,10 +75,15 @@ export interface ApiErrorInit extends ErrorDetails {
   message: string;
   method: string;
   url: string;
+  operation: string;
+  attempts?: number;
   body?: unknown;
   requestId?: string;
   retryAfterMs?: number;
   oauthError?: string;
+  serviceCode?: string;
+  serviceMessage?: string;
+  maxWaitMs?: number;
 }
 
 /** The service answered with an error status. `body` is the parsed error body (or its text). */
@@ -63,13 +92,26 @@ export class ApiError extends MktError {
   status: number;
   method: string;
   url: string;
+  /** The client method that made the request: `getQuotes`, `cliLogin`, `clientCredentials`. */
+  operation: string;
+  /** Attempts made, retries included (0 when no request was sent). */
+  attempts: number;
   body: unknown;
   requestId: string | undefined;
+  /** The code the service's error body gave, if any (`code` falls back to one for the status). */
+  serviceCode: string | undefined;
+  /** What the service's error body said, control characters removed, at most 500 characters. */
+  serviceMessage: string | undefined;
   /**
    * How long to wait before trying again, in milliseconds: from Retry-After (or the rate-limit
    * reset) when the service sent one; at most a year.
    */
   retryAfterMs: number | undefined;
+  /**
+   * Set when the client stopped because the wait asked for (retryAfterMs) or foreseen (a
+   * RateLimitError's plan) is longer than maxWaitMs allows: the maxWaitMs it had.
+   */
+  maxWaitMs: number | undefined;
   /** The OAuth 2.0 error (RFC 6749 §5.2) of a token endpoint's refusal, e.g. `invalid_client`. */
   oauthError: string | undefined;
 
@@ -78,9 +120,14 @@ export class ApiError extends MktError {
     this.status = init.status;
     this.method = init.method;
     this.url = init.url;
+    this.operation = init.operation;
+    this.attempts = init.attempts ?? (init.status === 0 ? 0 : 1);
     this.body = init.body;
     this.requestId = init.requestId;
+    this.serviceCode = init.serviceCode;
+    this.serviceMessage = init.serviceMessage;
     this.retryAfterMs = init.retryAfterMs;
+    this.maxWaitMs = init.maxWaitMs;
     this.oauthError = init.oauthError;
   }
 }
@@ -88,6 +135,16 @@ export class ApiError extends MktError {
 /** 400: the service rejected the request as malformed. */
 export class InvalidRequestError extends ApiError {
   override name = 'InvalidRequestError';
+  /**
+   * getQuotes: the most symbols the service said one request takes ("at most 10 distinct symbols
+   * per request"), when it said so; getQuotes has then already tried smaller batches if it could.
+   */
+  maxSymbols: number | undefined;
+
+  constructor(init: ApiErrorInit & { maxSymbols?: number }) {
+    super(init);
+    this.maxSymbols = init.maxSymbols;
+  }
 }
 
 /** 401, or no usable credentials at all: missing, invalid or expired. */
@@ -117,6 +174,10 @@ export interface RateLimitPlan {
   /** The waiting the call would need from now, for the rate limit alone. */
   waitMs: number;
   maxWaitMs: number;
+  /** Requests the window still allowed when the client stopped. */
+  remaining: number;
+  /** Waiting already spent by the call: a maxWaitMs of waitMs plus this would have done. */
+  spentMs: number;
 }
 
 /**
@@ -144,6 +205,9 @@ export interface NetworkErrorInit extends ErrorDetails {
   code?: string;
   method: string;
   url: string;
+  operation: string;
+  attempts?: number;
+  proxyStatus?: number;
 }
 
 /** The request did not complete: refused, reset, DNS, TLS, timeout. */
@@ -152,16 +216,50 @@ export class NetworkError extends MktError {
   declare code: NetworkErrorCode;
   method: string;
   url: string;
+  /** The client method that made the request. */
+  operation: string;
+  /** Attempts made, retries included. */
+  attempts: number;
+  /** The status a proxy refused the connection with (407: it wants credentials), when one did. */
+  proxyStatus: number | undefined;
 
   constructor(message: string, init: NetworkErrorInit) {
     super(init.code ?? 'NETWORK', message, init);
     this.method = init.method;
     this.url = init.url;
+    this.operation = init.operation;
+    this.attempts = init.attempts ?? 1;
+    this.proxyStatus = init.proxyStatus;
   }
 }
 
+/** An attempt that did not complete within timeoutMs (not retried). */
 export class TimeoutError extends NetworkError {
   override name = 'TimeoutError';
+  /** The deadline it had. */
+  timeoutMs: number;
+
+  constructor(message: string, init: NetworkErrorInit & { timeoutMs: number }) {
+    super(message, init);
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+/**
+ * Why a response could not be used: larger than maxResponseBytes, a redirect, an empty body, an
+ * HTML page, a body that is not JSON, JSON that is not what the operation returns, or a token that
+ * had already expired when it was issued.
+ */
+export type ResponseProblem = 'too-large' | 'redirect' | 'empty' | 'html' | 'not-json' | 'unexpected' | 'expired-token';
+
+export interface ResponseErrorInit extends ErrorDetails {
+  method: string;
+  url: string;
+  status: number;
+  operation: string;
+  problem: ResponseProblem;
+  maxResponseBytes?: number;
+  location?: string;
 }
 
 /** A response the client cannot use: HTML instead of JSON, missing fields, a cut-off body. */
@@ -170,12 +268,23 @@ export class ResponseError extends MktError {
   method: string;
   url: string;
   status: number;
+  /** The client method that made the request. */
+  operation: string;
+  problem: ResponseProblem;
+  /** For `too-large`: the limit the response passed. */
+  maxResponseBytes: number | undefined;
+  /** For `redirect`: where the service redirected to (origin and path). */
+  location: string | undefined;
 
-  constructor(message: string, init: { method: string; url: string; status: number } & ErrorDetails) {
+  constructor(message: string, init: ResponseErrorInit) {
     super('INVALID_RESPONSE', message, init);
     this.method = init.method;
     this.url = init.url;
     this.status = init.status;
+    this.operation = init.operation;
+    this.problem = init.problem;
+    this.maxResponseBytes = init.maxResponseBytes;
+    this.location = init.location;
   }
 }
 

@@ -59,14 +59,14 @@ export function createQuoteLookup(quotes: QuotesBySymbol): QuoteLookup {
   const bySymbol = new Map<string, Quote>();
   const add = (symbol: unknown, quote: Quote) => {
     if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') {
-      throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)');
+      throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)', { option: 'quotes', operation: 'valuePositions' });
     }
     const key = symbol.toUpperCase();
     if (!bySymbol.has(key)) bySymbol.set(key, quote);
   };
   if (quotes instanceof Map) for (const [symbol, quote] of quotes) add(symbol, quote);
   else if (Array.isArray(quotes)) for (const quote of quotes as readonly Quote[]) add(quote?.symbol, quote);
-  else throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)');
+  else throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)', { option: 'quotes', operation: 'valuePositions' });
   return (symbol) => bySymbol.get(symbol);
 }
 

@@ -6,7 +6,7 @@ export * from './client.js';
 export {
   MktError, ApiError, InvalidRequestError, AuthError, ForbiddenError, RateLimitError, ServerError,
   NetworkError, TimeoutError, ResponseError, AbortError, OptionsError,
-  type MktErrorCode, type NetworkErrorCode, type RateLimitPlan,
+  type MktErrorCode, type NetworkErrorCode, type RateLimitPlan, type ResponseProblem,
 } from './errors.js';
 export { aheadOfClock, quoteProblems } from './quote-checks.js';
 export * from './valuation-api.js';

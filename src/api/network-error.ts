@@ -1,14 +1,15 @@
 // What went wrong on the way, in words that name the fix: Node's and undici's error codes to a
 // NetworkError (exit 7 in the CLI). The code stays Node's (ECONNREFUSED...), so that a program can
 // tell the failures apart; hints name the library's options (baseUrl, dispatcher), and the CLI
-// words its own for its flags and variables.
+// words its own from the code, for its flags and variables (src/cli/hints/library-errors.ts).
 import { NetworkError } from './errors.js';
 
 /** Node and undici error codes to a message that names the fix. */
-export function toNetworkError(error: unknown, method: string, url: URL): NetworkError {
+export function toNetworkError(error: unknown, method: string, url: URL, operation: string): NetworkError {
   const code = findCode(error);
   const where = `${method} ${url.origin}${url.pathname}`;
-  const init = (message: string, hint: string) => new NetworkError(message, { code, method, url: url.href, cause: error, hint });
+  const init = (message: string, hint: string, proxyStatus?: number) =>
+    new NetworkError(message, { code, method, url: url.href, operation, proxyStatus, cause: error, hint });
   switch (code) {
     case 'ECONNREFUSED':
       return init(`connection refused by ${url.host} (${where})`,
@@ -46,7 +47,7 @@ export function toNetworkError(error: unknown, method: string, url: URL): Networ
         const status = proxyStatus[1] ?? proxyStatus[2];
         return init(`the proxy refused to connect to ${url.host} (status ${status}; ${where})`, status === '407'
           ? 'the proxy wants credentials: put them in the proxy URL of the dispatcher, e.g. http://user:password@proxy:3128'
-          : 'check the proxy of the dispatcher, and the hosts it must not handle');
+          : 'check the proxy of the dispatcher, and the hosts it must not handle', Number(status));
       }
       return init(`request failed: ${message} (${where})`, 'check baseUrl and the network, then try again');
     }

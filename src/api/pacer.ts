@@ -14,16 +14,19 @@ import { RateLimitError, type RateLimitPlan } from './errors.js';
 import { formatDuration, formatWait, perWindow, tryAgainAt } from '../shared/duration.js';
 import { SAME_WINDOW_MS } from '../shared/limits.js';
 import { sleep } from '../shared/sleep.js';
-import type { CallProgress, Pacer, TransportOptions } from './transport.js';
+import type { CallProgress, Pacer, Transport } from './transport.js';
 import type { WaitBudget } from './wait-budget.js';
 
-export interface PacerOptions extends TransportOptions {
-  waitBudget: WaitBudget;
-  progress: CallProgress;
+/** The endpoint paced, for its errors: its method, URL and operation, and how a caller asks for less work per call. */
+interface PacedEndpoint {
+  method: string;
+  url: string;
+  operation: string;
+  lessWork?: string;
 }
 
-/** `url`: the endpoint paced, for the error's message. */
-export function createPacer(http: PacerOptions, url: string): Pacer {
+/** `http`: the call's transport, with the wait budget and progress all its requests share. */
+export function createPacer(http: Transport & { waitBudget: WaitBudget; progress: CallProgress }, paced: PacedEndpoint): Pacer {
   const now = http.now ?? Date.now;
   const wait = http.sleep ?? sleep;
   const { waitBudget: budget, progress } = http;
@@ -62,7 +65,7 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
     if (limit !== undefined && limit > 0) {
       const window = windowMs ?? Math.max(longestResetMs, toReset);
       waitMs = toReset + (Math.ceil((pending - left) / limit) - 1) * window;
-      plan = { requests: progress.total, limit, windowMs: window, waitMs, maxWaitMs: budget.maxMs };
+      plan = { requests: progress.total, limit, windowMs: window, waitMs, maxWaitMs: budget.maxMs, remaining: left, spentMs: budget.spentMs };
     }
     if (budget.fits(waitMs)) return;
     throw foreseen(plan, toReset, left);
@@ -71,7 +74,9 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
   const foreseen = (plan: RateLimitPlan | undefined, toReset: number, left: number) => {
     const context = { now };
     const maxWait = `maxWaitMs (${formatDuration(budget.maxMs)})`;
-    const init = { status: 0, code: 'RATE_LIMITED', method: 'GET', url, retryAfterMs: toReset, plan };
+    const init = {
+      status: 0, code: 'RATE_LIMITED', method: paced.method, url: paced.url, operation: paced.operation, attempts: 0, retryAfterMs: toReset, plan, maxWaitMs: budget.maxMs,
+    };
     if (plan === undefined) {
       return new RateLimitError({
         ...init,
@@ -84,7 +89,7 @@ export function createPacer(http: PacerOptions, url: string): Pacer {
       ...init,
       message: `${plan.requests} requests at ${rate} need about ${formatWait(plan.waitMs)} of waiting for the rate limit `
         + `(${left} left in this window, which resets in ${formatWait(toReset)}), longer than ${maxWait}; no request was sent for the rest`,
-      hint: `allow a maxWaitMs of at least ${formatWait(plan.waitMs + budget.spentMs)}, or ask for fewer symbols per call`,
+      hint: `allow a maxWaitMs of at least ${formatWait(plan.waitMs + budget.spentMs)}${paced.lessWork === undefined ? '' : `, or ${paced.lessWork}`}`,
     });
   };
 

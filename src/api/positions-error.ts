@@ -52,7 +52,7 @@ export class PositionsError extends OptionsError {
 
   /** `problem` is the sentence after the place: "positions.csv, line 4: <problem>". */
   constructor(problem: string, init: PositionsErrorInit) {
-    super('INVALID_OPTIONS', `${placeOf(init)}${problem}`, { hint: init.hint });
+    super('INVALID_OPTIONS', `${placeOf(init)}${problem}`, { option: init.field ?? 'positions', hint: init.hint });
     this.reason = init.reason;
     this.source = init.source;
     this.line = init.line;

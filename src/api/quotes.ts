@@ -1,16 +1,20 @@
-// GET /v1/market/quotes: batching for long symbol lists, strict validation of what comes back, and
-// prices kept as the exact decimal text the service sent.
-import { AbortError, InvalidRequestError, ResponseError } from './errors.js';
-import { checkQuotesInput } from './client-options.js';
-import { callEndpoint, endpoint, requireBearer, type ClientContext } from './endpoint.js';
-import { decimalText, JsonNumber } from './json.js';
-import { stripControl } from '../shared/text.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../shared/limits.js';
+// GET /v1/market/quotes: the input checked, the token settled (bearer.ts), the symbols sent in
+// batches (batches.ts) paced under the rate limit (pacer.ts), each answer read strictly
+// (parse-quotes.ts) and the quotes put back in the order asked (merge-quotes.ts).
+import { runBatches, uniqueInAnyCase } from './batches.js';
+import { requireBearer } from './bearer.js';
+import { checkNumber, checkSymbols, invalid, shown } from './check-options.js';
+import { bearerHints, callEndpoint, endpoint, type EndpointCall } from './endpoint.js';
+import { AbortError, InvalidRequestError } from './errors.js';
+import { mergeBatches, type BatchResult } from './merge-quotes.js';
+import type { ClientOptions } from './options.js';
 import { createPacer } from './pacer.js';
-import type { CallProgress, Pacer, TransportOptions } from './transport.js';
-import { displayUrl } from './response.js';
-import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+import { parseQuotes } from './parse-quotes.js';
+import type { Transport } from './transport.js';
+import type { Quote, QuotesResult } from './types.js';
 import { createWaitBudget } from './wait-budget.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
+import { VENUE_PATTERN } from '../shared/patterns.js';
 
 /** Client.getQuotes' input. */
 export interface GetQuotesInput {
@@ -31,244 +35,93 @@ export interface GetQuotesInput {
   organizationId?: string;
 }
 
-/** The input with the token and organization settled: what each batch sends. */
-interface QuotesRequest extends GetQuotesInput {
-  baseUrl: string;
-  accessToken: string;
-  organizationId: string;
-}
+const OPERATION = 'getQuotes';
 
-/** Client.getQuotes: the guard, the checks, then the batches (fetchQuotes). */
-export async function getQuotes(context: ClientContext, input: GetQuotesInput): Promise<QuotesResult> {
-  const bearer = requireBearer(context, input, 'getQuotes', 'GET');
+/** Client.getQuotes: the checks, the token, then the batches. */
+export async function getQuotes(options: ClientOptions & Transport, input: GetQuotesInput): Promise<QuotesResult> {
+  const url = endpoint(options.baseUrl, '/v1/market/quotes');
+  const secrets: string[] = [];
+  const pending = requireBearer(options, input, { operation: OPERATION, method: 'GET', url: url.href, secrets });
   checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
-  return fetchQuotes(context.http, { ...input, baseUrl: context.baseUrl, ...bearer });
-}
+  // An aborted signal sends nothing, not even to the token source.
+  if (options.signal?.aborted) throw new AbortError();
+  const bearer = await pending.open();
 
-async function fetchQuotes(http: TransportOptions, request: QuotesRequest): Promise<QuotesResult> {
-  const symbols = uniqueSymbols(request.symbols);
-  const concurrency = Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY);
-  let batches = split(symbols, Math.max(1, request.batchSize ?? DEFAULT_BATCH_SIZE));
-
-  // One failed batch fails the whole call: abort the others rather than wait for them.
+  const symbols = uniqueInAnyCase(input.symbols);
   const controller = new AbortController();
-  const parent = http.signal;
-  const onAbort = () => controller.abort();
-  parent?.addEventListener('abort', onAbort, { once: true });
   // One maxWaitMs for the whole call: every batch's retries and the pacing draw from it.
-  const waitBudget = http.waitBudget ?? createWaitBudget(http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, http.now);
-  const progress: CallProgress = { done: 0, total: batches.length };
-  const shared = { ...http, signal: controller.signal, waitBudget, progress };
-  const pacer = createPacer(shared, endpoint(request.baseUrl, '/v1/market/quotes').href);
-
-  const results: BatchResult[] = [];
-  const run = async (index: number) => {
-    results[index] = await fetchBatch(shared, request, batches[index]!, pacer);
-    progress.done++;
-    request.onProgress?.(progress.done, batches.length);
+  const waitBudget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, options.now);
+  const progress = { done: 0, total: 0 };
+  const shared = { ...options, signal: controller.signal, waitBudget, progress };
+  const pacer = createPacer(shared, { method: 'GET', url: url.href, operation: OPERATION, lessWork: 'ask for fewer symbols per call' });
+  const call: Omit<EndpointCall<Quote[]>, 'url'> = {
+    method: 'GET', operation: OPERATION, headers: {}, idempotent: true, pacer, bearer, secrets,
+    expected: 'a JSON object with a data array of quotes',
+    read: (json, response) => parseQuotes(json, response.url),
+    // Ten thousand quotes are no debug line; an error's body still is.
+    logResponseBody: false,
+    tooLargeHint: 'request fewer symbols per call (a smaller batchSize)',
+    hints: bearerHints({
+      inputs: 'the symbols, the venue and the organizationId', scope: 'market.read', organizationId: bearer.organizationId,
+      fewerRequests: 'a larger batchSize, a lower concurrency',
+    }),
   };
-  // The first batch goes alone: its answer tells the rate limit before the others spend any of it,
-  // and whether the service takes that many symbols at once.
-  const first = async () => {
-    for (;;) {
-      try {
-        return await run(0);
-      } catch (error) {
-        const size = request.batchSize === undefined ? statedBatchLimit(error, batches[0]!.length) : undefined;
-        if (size === undefined) throw error;
-        batches = split(symbols, size);
-        progress.total = batches.length;
-        http.onDebug?.(`* the service takes at most ${size} symbols per request: ${batches.length} requests`);
-      }
-    }
-  };
-  let next = 1;
-  let failure: unknown;
-  const worker = async () => {
-    while (failure === undefined && next < batches.length) {
-      const index = next++;
-      try {
-        await run(index);
-      } catch (error) {
-        failure ??= error;
-        controller.abort();
-      }
-    }
-  };
-  try {
-    if (batches.length > 0) await first();
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length - 1) }, worker));
-  } catch (error) {
-    failure ??= error;
-  } finally {
-    parent?.removeEventListener('abort', onAbort);
-  }
-  if (failure !== undefined) throw parent?.aborted ? new AbortError() : failure;
+  const results = await runBatches<BatchResult>({
+    items: symbols,
+    size: Math.max(1, input.batchSize ?? DEFAULT_BATCH_SIZE),
+    concurrency: Math.max(1, input.concurrency ?? DEFAULT_CONCURRENCY),
+    signal: options.signal,
+    controller,
+    progress,
+    // Left unset, the batch size shrinks to what the service says it takes.
+    resize: input.batchSize === undefined ? smallerBatch : undefined,
+    onResize: (size, count) => options.onDebug?.(`* the service takes at most ${size} symbols per request: ${count} requests`),
+    send: (batch) => fetchBatch(shared, { ...call, url: batchUrl(url, batch, input.venue) }),
+    onDone: input.onProgress,
+  });
   return mergeBatches(symbols, results);
 }
 
-/** Each symbol once, in first-seen order; the same in another case is the same symbol. */
-function uniqueSymbols(symbols: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return symbols.filter((symbol) => {
-    const key = symbol.toUpperCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+function checkQuotesInput(input: { symbols?: unknown; venue?: unknown; batchSize?: unknown; concurrency?: unknown; onProgress?: unknown }): void {
+  checkSymbols(OPERATION, input.symbols);
+  if (input.venue !== undefined && (typeof input.venue !== 'string' || !VENUE_PATTERN.test(input.venue))) {
+    throw invalid(`venue must be 1 to 64 visible ASCII characters, not ${shown(input.venue)}`, { option: 'venue', operation: OPERATION, expected: '1 to 64 visible ASCII characters' });
+  }
+  checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
+  checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
+  if (input.onProgress !== undefined && typeof input.onProgress !== 'function') {
+    throw invalid('onProgress must be a function', { option: 'onProgress', operation: OPERATION, expected: 'a function' });
+  }
 }
 
-function split(symbols: readonly string[], size: number): string[][] {
-  const batches: string[][] = [];
-  for (let i = 0; i < symbols.length; i += size) batches.push(symbols.slice(i, i + size));
-  return batches;
+function batchUrl(base: URL, symbols: readonly string[], venue: string | undefined): URL {
+  const url = new URL(base);
+  url.search = `symbols=${symbols.map(encodeURIComponent).join(',')}${venue ? `&venue=${encodeURIComponent(venue)}` : ''}`;
+  return url;
+}
+
+async function fetchBatch(transport: Transport, call: EndpointCall<Quote[]>): Promise<BatchResult> {
+  try {
+    const { value: quotes, attempts, rateLimit } = await callEndpoint(transport, call);
+    return { quotes, attempts, rateLimit };
+  } catch (error) {
+    if (error instanceof InvalidRequestError) error.maxSymbols = statedMaxSymbols(error.serviceMessage ?? error.message);
+    throw error;
+  }
 }
 
 /**
- * The batch size a 400 names when it refuses too many symbols ("too many symbols: at most 10
- * distinct symbols per request", as the sandbox words it), if smaller than the batch sent (the CLI's
- * hints read it too).
+ * The most symbols a 400 says one request takes ("too many symbols: at most 10 distinct symbols per
+ * request", as the sandbox words it): read once, here, into InvalidRequestError.maxSymbols.
  */
-export function statedBatchLimit(error: unknown, sent = Number.POSITIVE_INFINITY): number | undefined {
-  if (!(error instanceof InvalidRequestError)) return undefined;
-  const stated = /\bat most (\d+)\b[^.;]*\bsymbols\b/i.exec(error.message);
+function statedMaxSymbols(text: string): number | undefined {
+  const stated = /\bat most (\d+)\b[^.;]*\bsymbols\b/i.exec(text);
   const size = stated ? Number(stated[1]) : 0;
-  return size >= 1 && size < sent ? size : undefined;
+  return size >= 1 && Number.isSafeInteger(size) ? size : undefined;
 }
 
-export interface BatchResult {
-  quotes: Quote[];
-  attempts: number;
-  rateLimit: RateLimitInfo | undefined;
-}
-
-async function fetchBatch(http: TransportOptions, request: QuotesRequest, symbols: string[], pacer: Pacer): Promise<BatchResult> {
-  const url = endpoint(request.baseUrl, '/v1/market/quotes');
-  url.search = `symbols=${symbols.map(encodeURIComponent).join(',')}${request.venue ? `&venue=${encodeURIComponent(request.venue)}` : ''}`;
-  const { value: quotes, attempts, rateLimit } = await callEndpoint(http, {
-    method: 'GET',
-    url,
-    headers: { authorization: `Bearer ${request.accessToken}`, 'x-organization-id': request.organizationId },
-    idempotent: true,
-    expected: 'a JSON object with a data array of quotes',
-    read: (json, response) => parseQuotes(json, response.url),
-    secrets: [request.accessToken],
-    context: { organizationId: request.organizationId },
-    pacer,
-  });
-  return { quotes, attempts, rateLimit };
-}
-
-/** Validates a quotes body: `{data: [{symbol, bid, ask, mid, timestamp}]}`. Extra fields are ignored. */
-export function parseQuotes(json: unknown, url: string): Quote[] {
-  // The URL is parsed for a message only: once per batch is measurable at 100 batches.
-  const fail = (what: string) => new ResponseError(`GET ${displayUrl(url)} returned ${what}`, {
-    method: 'GET', url, status: 200, hint: 'the service sent quotes the client cannot read; check baseUrl, or report it to the service',
-  });
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw fail('a body that is not a JSON object');
-  const data = (json as Record<string, unknown>).data;
-  if (data === undefined) throw fail('a JSON object without a "data" field');
-  if (!Array.isArray(data)) throw fail(`a "data" field that is not an array (${kind(data)})`);
-  const quotes: Quote[] = new Array(data.length);
-  for (let index = 0; index < data.length; index++) {
-    const item: unknown = data[index];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw fail(`quote ${index + 1} that is not an object (${kind(item)})`);
-    const record = item as Record<string, unknown>;
-    const symbol = record.symbol;
-    if (typeof symbol !== 'string' || symbol.trim() === '') throw fail(`quote ${index + 1} without a symbol`);
-    const bid = decimalText(record.bid);
-    const ask = decimalText(record.ask);
-    const mid = decimalText(record.mid);
-    const timestamp = record.timestamp;
-    // This loop runs 10,000 times for a long list: the messages are built only when one is needed.
-    if (bid === undefined || ask === undefined || mid === undefined || typeof timestamp !== 'string' || !isTimestamp(timestamp)) {
-      throw fail(`quote ${index + 1} (${printable(symbol)}) ${quoteProblem(record)}`);
-    }
-    quotes[index] = { symbol, bid, ask, mid, timestamp };
-  }
-  return quotes;
-}
-
-function quoteProblem(record: Record<string, unknown>): string {
-  for (const field of ['bid', 'ask', 'mid'] as const) {
-    const sent = record[field];
-    if (decimalText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${kind(sent)})`;
-  }
-  const timestamp = record.timestamp;
-  if (typeof timestamp !== 'string') return timestamp === undefined ? 'without a timestamp' : 'with a timestamp that is not a string';
-  return `with a timestamp that is not ISO 8601 (${printable(timestamp)})`;
-}
-
-
-/**
- * ISO 8601 with every field in range: what Date.parse reads as an instant on every Node (the table's
- * ages and --max-age read it so). One pattern instead of the form and then Date.parse: Date.parse
- * costs twice the pattern, and at 10,000 quotes that is 3 ms. It takes a 31 February, as Date.parse
- * does; --strict refuses that (quote-checks.ts).
- */
-const ISO_8601 = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|24:00(?::00(?:\.0+)?)?)(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
-
-function isTimestamp(text: string): boolean {
-  return ISO_8601.test(text);
-}
-
-function kind(value: unknown): string {
-  if (value instanceof JsonNumber) return value.source;
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `"${printable(value)}"`;
-  return typeof value === 'object' ? 'an object' : String(value);
-}
-
-function printable(text: string): string {
-  const clean = stripControl(text);
-  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
-}
-
-/**
- * The batches' quotes in the user's order (exported for tests; not part of the library): each
- * requested symbol's quotes, in the order asked, then what the service sent unasked, in the order
- * it came. Nearly every symbol gets exactly one quote, so that one goes into its requested place
- * and only a second quote for the same symbol starts a list.
- */
-export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[]): QuotesResult {
-  const asked: string[] = [];
-  const place = new Map<string, number>();
-  for (const symbol of symbols) {
-    const key = symbol.toUpperCase();
-    if (!place.has(key)) place.set(key, asked.push(symbol) - 1);
-  }
-  const first: (Quote | undefined)[] = new Array(asked.length).fill(undefined);
-  const more = new Map<number, Quote[]>();
-  const unasked = new Map<string, Quote[]>();
-  for (const batch of batches) {
-    for (const quote of batch.quotes) {
-      const key = quote.symbol.toUpperCase();
-      const at = place.get(key);
-      if (at === undefined) append(unasked, key, quote);
-      else if (first[at] === undefined) first[at] = quote;
-      else append(more, at, quote);
-    }
-  }
-  const data: Quote[] = [];
-  const missing: string[] = [];
-  for (let at = 0; at < asked.length; at++) {
-    const quote = first[at];
-    if (quote === undefined) {
-      missing.push(asked[at]!);
-      continue;
-    }
-    data.push(quote);
-    const others = more.get(at);
-    if (others !== undefined) data.push(...others);
-  }
-  for (const quotes of unasked.values()) data.push(...quotes);
-  const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
-  return { data, missing, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
-}
-
-function append<K>(lists: Map<K, Quote[]>, key: K, quote: Quote): void {
-  const list = lists.get(key);
-  if (list === undefined) lists.set(key, [quote]);
-  else list.push(quote);
+/** The batch size a refusal of the first batch states, if smaller than the batch sent. */
+function smallerBatch(error: unknown, sent: number): number | undefined {
+  const most = error instanceof InvalidRequestError ? error.maxSymbols : undefined;
+  return most !== undefined && most < sent ? most : undefined;
 }

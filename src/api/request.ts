@@ -17,8 +17,9 @@ import {
 } from '../shared/limits.js';
 import { formatBytes } from '../shared/read-limited.js';
 import { sleep } from '../shared/sleep.js';
+import { runAfterResponse, runBeforeRequest } from './hooks.js';
 import { describeStatus, statusLine } from './status-text.js';
-import type { HttpRequest, HttpResponse, TransportOptions } from './transport.js';
+import type { HttpRequest, HttpResponse, Transport } from './transport.js';
 import { globalDispatcher } from './undici.js';
 import { createWaitBudget } from './wait-budget.js';
 
@@ -28,7 +29,7 @@ const RETRY_CODES_ANY = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONN
 // Failures before anything was sent: safe to retry any request.
 const RETRY_CODES_UNSENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 
-export async function sendRequest(options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
+export async function sendRequest(options: Transport, request: HttpRequest): Promise<HttpResponse> {
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES);
   const now = options.now ?? Date.now;
   const budget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, now);
@@ -92,7 +93,8 @@ function finish(outcome: HttpResponse | NetworkError, attempts: number, retryAft
     if (attempts === 1) throw outcome;
     // Same class, code, hint and cause; the message says that retrying did not help.
     throw new NetworkError(`${outcome.message}, after ${attempts} attempts`, {
-      code: outcome.code, method: outcome.method, url: outcome.url, hint: outcome.hint, cause: outcome.cause,
+      code: outcome.code, method: outcome.method, url: outcome.url, operation: outcome.operation, attempts, proxyStatus: outcome.proxyStatus,
+      hint: outcome.hint, cause: outcome.cause,
     });
   }
   return { ...outcome, retryAfterMs, gaveUpOnBudget };
@@ -104,9 +106,9 @@ function shortReason(code: string): string {
 }
 
 async function attemptOnce(
-  dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest, attempt: number, retries: number,
+  dispatcher: Dispatcher, options: Transport, request: HttpRequest, attempt: number, retries: number,
 ): Promise<HttpResponse> {
-  const { method, url } = request;
+  const { method, url, operation } = request;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const debug = options.onDebug;
@@ -123,58 +125,77 @@ async function attemptOnce(
   const onParentAbort = () => controller.abort();
   parent?.addEventListener('abort', onParentAbort, { once: true });
 
-  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-  if (options.userAgent) headers['user-agent'] = options.userAgent;
-  if (debug) {
-    debug(`* ${method} ${url.href} (attempt ${attempt} of ${request.idempotent ? retries + 1 : 'at most ' + (retries + 1)})`);
-    for (const [name, value] of Object.entries(redactHeaders(headers))) debug(`> ${name}: ${value}`);
-    if (request.body !== undefined) debug(`> ${redactBody(request.body, headers['content-type'])}`);
-  }
+  // What went wrong on the way, as the caller's abort, the deadline, or a NetworkError.
+  const failed = (error: unknown): Error => {
+    if (parent?.aborted) return new AbortError('interrupted', { cause: error });
+    if (timedOut) {
+      debug?.(`< timed out after ${timeoutMs} ms`);
+      return new TimeoutError(`${method} ${url.origin}${url.pathname} did not complete within ${formatDuration(timeoutMs)}`, {
+        code: 'TIMEOUT', method, url: url.href, operation, timeoutMs, cause: error,
+        hint: 'the service or the network is slow or unreachable; raise timeoutMs, or try again',
+      });
+    }
+    const networkError = toNetworkError(error, method, url, operation);
+    debug?.(`< ${networkError.message}`);
+    return networkError;
+  };
 
   try {
-    // request(), the API every undici dispatcher has, of any version: a caller's own, or the global
-    // one that Node's fetch may have installed from Node's own copy of undici.
-    const response = await untilAborted(dispatcher.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers,
-      body: request.body,
-      signal: controller.signal,
-    }), controller.signal);
-    const responseHeaders = flattenHeaders(response.headers);
-    const declared = Number(responseHeaders['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      response.body.destroy();
-      throw tooLarge(method, url, maxBytes, response.statusCode);
+    const given: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (options.userAgent) given['user-agent'] = options.userAgent;
+    // The hooks see (and may change) what is sent, before the debug lines show it. What a hook
+    // throws fails the call as it is, as does the client's own refusal of a body too large.
+    const { headers, request: hooked } = await runBeforeRequest(options.hooks, { method, url, operation, attempt }, given);
+    if (debug) {
+      debug(`* ${method} ${url.href} (attempt ${attempt} of ${request.idempotent ? retries + 1 : 'at most ' + (retries + 1)})`);
+      for (const [name, value] of Object.entries(redactHeaders(headers))) debug(`> ${name}: ${value}`);
+      if (request.body !== undefined) debug(`> ${redactBody(request.body, headers['content-type'])}`);
     }
-    const { text, size } = await readBody(response.body, maxBytes, () => tooLarge(method, url, maxBytes, response.statusCode));
+    let response: Dispatcher.ResponseData;
+    try {
+      // request(), the API every undici dispatcher has, of any version: a caller's own, or the global
+      // one that Node's fetch may have installed from Node's own copy of undici.
+      response = await untilAborted(dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        body: request.body,
+        signal: controller.signal,
+      }), controller.signal);
+    } catch (error) {
+      throw failed(error);
+    }
+    const responseHeaders = flattenHeaders(response.headers);
+    const tooLargeError = () => tooLarge(request, maxBytes, response.statusCode);
+    try {
+      await runAfterResponse(options.hooks, hooked, { status: response.statusCode, headers: responseHeaders });
+      const declared = Number(responseHeaders['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) throw tooLargeError();
+    } catch (error) {
+      discard(response.body);
+      throw error;
+    }
+    let body: { text: string; size: number };
+    try {
+      body = await readBody(response.body, maxBytes, tooLargeError);
+    } catch (error) {
+      throw error instanceof ResponseError ? error : failed(error);
+    }
+    const { text, size } = body;
     if (debug) {
       debug(`< ${statusLine(response.statusCode)} in ${Date.now() - started} ms, ${size} bytes`);
       for (const [name, value] of Object.entries(responseHeaders)) {
         if (/^(x-)?ratelimit-|^retry-after$|^x-request-id$|^content-type$|^location$/.test(name)) debug(`< ${name}: ${value}`);
       }
-      if (!url.pathname.endsWith('/market/quotes') || response.statusCode >= 400) {
+      if (request.logResponseBody !== false || response.statusCode >= 400) {
         debug(`< ${redactBody(text.slice(0, 4096), responseHeaders['content-type'])}`);
       }
     }
     return {
-      status: response.statusCode, headers: responseHeaders, text, method, url: url.href,
+      status: response.statusCode, headers: responseHeaders, text, method, url: url.href, operation,
       attempts: attempt, rateLimit: undefined, retryAfterMs: undefined, gaveUpOnBudget: false,
     };
-  } catch (error) {
-    if (error instanceof ResponseError) throw error;
-    if (parent?.aborted) throw new AbortError('interrupted', { cause: error });
-    if (timedOut) {
-      debug?.(`< timed out after ${timeoutMs} ms`);
-      throw new TimeoutError(`${method} ${url.origin}${url.pathname} did not complete within ${formatDuration(timeoutMs)}`, {
-        code: 'TIMEOUT', method, url: url.href, cause: error,
-        hint: 'the service or the network is slow or unreachable; raise timeoutMs, or try again',
-      });
-    }
-    const networkError = toNetworkError(error, method, url);
-    debug?.(`< ${networkError.message}`);
-    throw networkError;
   } finally {
     clearTimeout(timer);
     parent?.removeEventListener('abort', onParentAbort);
@@ -182,15 +203,25 @@ async function attemptOnce(
 }
 
 /**
+ * A body that will not be read, ended without a word: destroying a stream with no 'error' listener
+ * makes the abort it reports an uncaught exception that ends the process, after the caller has long
+ * had its error.
+ */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/**
  * `pending`, or a rejection as soon as `signal` aborts. undici honours a request's signal only once
  * the request is on a connection: while a dispatcher is still connecting (to a proxy that never
- * answers CONNECT, say) the deadline and Ctrl-C would wait for it (issue 19). What comes later is
+ * answers CONNECT, say) the deadline and Ctrl-C would wait for it. What comes later is
  * dropped.
  */
 function untilAborted(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      pending.then((late) => late.body.destroy(), () => {});
+      pending.then((late) => discard(late.body), () => {});
       reject(signal.reason);
     };
     if (signal.aborted) return onAbort();
@@ -214,7 +245,7 @@ function readBody(body: NodeJS.ReadableStream & { destroy(): void }, maxBytes: n
         return;
       }
       body.removeAllListeners('data');
-      body.destroy();
+      discard(body);
       reject(tooLargeError());
     });
     body.on('end', () => resolve({ text: Buffer.concat(chunks, size).toString('utf8'), size }));
@@ -222,11 +253,13 @@ function readBody(body: NodeJS.ReadableStream & { destroy(): void }, maxBytes: n
   });
 }
 
-function tooLarge(method: string, url: URL, maxBytes: number, status: number): ResponseError {
+function tooLarge(request: HttpRequest, maxBytes: number, status: number): ResponseError {
+  const { method, url, operation } = request;
   const where = `${method} ${url.origin}${url.pathname}`;
+  const check = 'check that baseUrl points at the Market Data Service';
   return new ResponseError(`the response to ${where} is larger than ${formatBytes(maxBytes)}; refusing to read it`, {
-    method, url: url.href, status,
-    hint: 'request fewer symbols per call (a smaller batchSize), or check that baseUrl points at the Market Data Service',
+    method, url: url.href, status, operation, problem: 'too-large', maxResponseBytes: maxBytes,
+    hint: request.tooLargeHint === undefined ? check : `${request.tooLargeHint}, or ${check}`,
   });
 }
 

@@ -52,43 +52,50 @@ function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? stripControl(value.slice(0, 500)) : undefined;
 }
 
+/** What an endpoint's errors say about it: its hints come from the endpoint, never from its path. */
+export interface EndpointHints {
+  /** A 400: what to check. */
+  invalid: string;
+  /** A 401. */
+  unauthorized: string;
+  /** A 403. */
+  forbidden: string;
+  /** A 429 that named no time to come back: how to send fewer requests. */
+  rateLimited: string;
+}
+
 export interface ErrorContext {
-  /** The organization the request was for, to name it in a 403. */
-  organizationId?: string;
-  /** A token request (cliLogin, clientCredentials) rather than a data request: other hints. */
-  token?: boolean;
+  hints: EndpointHints;
   /** The wait budget, to say why retrying stopped. */
   maxWaitMs?: number;
   now?: () => number;
 }
 
 /** The error for a non-2xx response. */
-export function errorFromResponse(response: HttpResponse, context: ErrorContext = {}): ApiError | ResponseError {
-  const { status, method, url } = response;
+export function errorFromResponse(response: HttpResponse, context: ErrorContext): ApiError | ResponseError {
+  const { status, method, url, operation } = response;
   const where = `${method} ${displayUrl(url)}`;
   if (status >= 300 && status < 400) {
-    const location = response.headers.location;
-    return new ResponseError(`${where} answered ${status} redirecting to ${location ? displayUrl(location) : 'another address'}; redirects are not followed with credentials`, {
-      method, url, status, hint: 'set baseUrl to the address the service really serves',
+    const location = response.headers.location ? displayUrl(response.headers.location) : undefined;
+    return new ResponseError(`${where} answered ${status} redirecting to ${location ?? 'another address'}; redirects are not followed with credentials`, {
+      method, url, status, operation, problem: 'redirect', location, hint: 'set baseUrl to the address the service really serves',
     });
   }
   const parsed = readErrorBody(response);
   const serviceSays = parsed.message ? `: ${parsed.message}` : '';
   const init = {
-    status, method, url, body: parsed.body, requestId: parsed.requestId, retryAfterMs: response.retryAfterMs, oauthError: parsed.oauthError,
+    status, method, url, operation, attempts: response.attempts, body: parsed.body, requestId: parsed.requestId,
+    retryAfterMs: response.retryAfterMs, oauthError: parsed.oauthError, serviceCode: parsed.code, serviceMessage: parsed.message,
   };
+  const { hints } = context;
   switch (status) {
     case 400:
       return new InvalidRequestError({ ...init, code: parsed.code ?? 'INVALID_REQUEST', message: `the service rejected the request (400${codeText(parsed.code)})${serviceSays}`,
-        hint: context.token ? 'check the API key or the client id and secret, and the organizationId' : 'check the symbols, the venue and the organizationId' });
+        hint: hints.invalid });
     case 401:
-      return new AuthError({ ...init, code: parsed.code ?? 'UNAUTHORIZED', message: `not authenticated (401${codeText(parsed.code)})${serviceSays}`,
-        hint: context.token
-          ? 'the service refused these credentials: check the API key, or the client id and secret'
-          : 'the access token is missing, invalid or expired: get a new one (cliLogin or clientCredentials) and pass it as accessToken' });
+      return new AuthError({ ...init, code: parsed.code ?? 'UNAUTHORIZED', message: `not authenticated (401${codeText(parsed.code)})${serviceSays}`, hint: hints.unauthorized });
     case 403:
-      return new ForbiddenError({ ...init, code: parsed.code ?? 'FORBIDDEN', message: `forbidden (403${codeText(parsed.code)})${serviceSays}`,
-        hint: `the token lacks the market.read scope or access to ${context.organizationId ?? 'the organization'}; check organizationId, or get a token from a key that has them` });
+      return new ForbiddenError({ ...init, code: parsed.code ?? 'FORBIDDEN', message: `forbidden (403${codeText(parsed.code)})${serviceSays}`, hint: hints.forbidden });
     case 429:
       return rateLimited(response, init, parsed, context);
     default: {
@@ -96,11 +103,13 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext 
       const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
       let hint = status >= 500 ? 'the service is having trouble; try again later' : status === 404 ? 'check baseUrl' : undefined;
       let asked = '';
+      let maxWaitMs: number | undefined;
       if (status >= 500 && response.retryAfterMs !== undefined) {
         hint = `the service is having trouble; try again after ${tryAgainAt(response.retryAfterMs, context)}`;
-        if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && response.retryAfterMs > context.maxWaitMs) asked = `; ${asksLonger(response.retryAfterMs, context.maxWaitMs)}`;
+        maxWaitMs = pastBudget(response, context);
+        if (maxWaitMs !== undefined) asked = `; ${asksLonger(response.retryAfterMs, maxWaitMs)}`;
       }
-      return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint });
+      return new Class({ ...init, code: parsed.code ?? `HTTP_${status}`, message: `${where} failed with ${describeStatus(status)}${attempts}${serviceSays}${asked}`, hint, maxWaitMs });
     }
   }
 }
@@ -109,12 +118,21 @@ function rateLimited(response: HttpResponse, init: Omit<ApiErrorInit, 'code' | '
   const wait = response.retryAfterMs;
   const attempts = `${response.attempts} attempt${response.attempts === 1 ? '' : 's'}`;
   let message = `rate limited (429${codeText(parsed.code)}) after ${attempts}`;
-  let hint = 'wait a minute, or send fewer requests (a larger batchSize, a lower concurrency)';
+  let hint = context.hints.rateLimited;
+  const maxWaitMs = pastBudget(response, context);
   if (wait !== undefined) {
-    if (response.gaveUpOnBudget && context.maxWaitMs !== undefined && wait > context.maxWaitMs) message += `; ${asksLonger(wait, context.maxWaitMs)}`;
+    if (maxWaitMs !== undefined) message += `; ${asksLonger(wait, maxWaitMs)}`;
     hint = `try again after ${tryAgainAt(wait, context)}`;
   }
-  return new RateLimitError({ ...init, code: parsed.code ?? 'RATE_LIMITED', message, hint });
+  return new RateLimitError({ ...init, code: parsed.code ?? 'RATE_LIMITED', message, hint, maxWaitMs });
+}
+
+/** maxWaitMs, when retrying stopped because the wait the service asked for is longer than it. */
+function pastBudget(response: HttpResponse, context: ErrorContext): number | undefined {
+  const { retryAfterMs } = response;
+  return response.gaveUpOnBudget && retryAfterMs !== undefined && context.maxWaitMs !== undefined && retryAfterMs > context.maxWaitMs
+    ? context.maxWaitMs
+    : undefined;
 }
 
 function asksLonger(waitMs: number, maxWaitMs: number): string {
@@ -138,23 +156,23 @@ export function displayUrl(url: string): string {
 
 /** A 2xx body as JSON with exact numbers; anything else is a response the client cannot use. */
 export function readJson(response: HttpResponse, what: string): unknown {
-  const { method, url, status } = response;
+  const { method, url, status, operation } = response;
   // Parsed for a message only: once per response is measurable at 100 batches.
   const where = () => `${method} ${displayUrl(url)}`;
   const type = response.headers['content-type'] ?? '';
   if (response.text.trim() === '') {
-    throw new ResponseError(`${where()} returned ${status} with an empty body; expected ${what}`, { method, url, status, hint: hintForUnusable });
+    throw new ResponseError(`${where()} returned ${status} with an empty body; expected ${what}`, { method, url, status, operation, problem: 'empty', hint: hintForUnusable });
   }
   if (/^\s*</.test(response.text) || /text\/html/i.test(type)) {
     throw new ResponseError(`${where()} returned an HTML page (${stripControl(type).slice(0, 100) || 'no content type'}) instead of ${what}`, {
-      method, url, status, hint: 'a proxy or the wrong server answered: check baseUrl, and the proxy of the dispatcher if it has one',
+      method, url, status, operation, problem: 'html', hint: 'a proxy or the wrong server answered: check baseUrl, and the proxy of the dispatcher if it has one',
     });
   }
   try {
     return parseJsonExact(response.text);
   } catch (error) {
     throw new ResponseError(`${where()} returned a body that is not valid JSON (${(error as Error).message}); expected ${what}`, {
-      method, url, status, cause: error, hint: hintForUnusable,
+      method, url, status, operation, problem: 'not-json', cause: error, hint: hintForUnusable,
     });
   }
 }

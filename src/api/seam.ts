@@ -1,12 +1,16 @@
 // What mkt hands the client beside the public options: the clock, the waits and the jitter, so that
-// its tests replace them rather than wait. It rides on the options under a symbol that only
-// src/api/internal.ts passes on, so the public createClient has one signature and no test seam in
-// its types. Not part of the library.
-import type { TransportOptions } from './transport.js';
+// its tests replace them rather than wait. Only src/api/internal.ts (createClientWith) files one,
+// beside the options object it hands createClient, so that createClient has one signature and no
+// test seam in its types. Not part of the library.
 
-export type ClientSeam = Pick<TransportOptions, 'now' | 'sleep' | 'random'>;
+export interface Seam {
+  /** Milliseconds since the epoch. */
+  now?: () => number;
+  /** Resolves after `ms`, or rejects when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** For the retries' jitter. */
+  random?: () => number;
+}
 
-export const SEAM: unique symbol = Symbol('clientSeam');
-
-/** Options that may carry the seam. */
-export type WithSeam<T> = T & { [SEAM]?: ClientSeam };
+/** The seam of an options object createClientWith made; createClient looks its options up here. */
+export const seams = new WeakMap<object, Seam>();

@@ -1,50 +1,10 @@
 // The shapes of one HTTP exchange with the service, apart from the code that makes it, so that the
-// request, the pacer and the response reader each import them without importing one another: what a
-// program sets (HttpOptions, WaitEvent), what the client adds inside (TransportOptions), the request
-// and its response, and the pacer's contract.
-import type { Dispatcher } from 'undici';
+// request, the pacer and the response reader each import them without importing one another: what
+// a request is sent with (Transport), the request and its response, and the pacer's contract.
+import type { ClientOptions } from './options.js';
+import type { Seam } from './seam.js';
 import type { RateLimitInfo } from './types.js';
 import type { WaitBudget } from './wait-budget.js';
-
-/** A wait about to start: told to onWait, so that a program can say why nothing is happening. */
-export interface WaitEvent {
-  /** `rate-limit`: pacing, until the rate-limit window resets; `retry`: before another attempt. */
-  kind: 'rate-limit' | 'retry';
-  waitMs: number;
-  /** Why: `rate limited`, `503 Service Unavailable`, `connection reset`, `no requests left in this rate-limit window`. */
-  reason: string;
-  /** Requests of this call done so far, and in all (one per batch of symbols; 1 for a token request). */
-  done: number;
-  total: number;
-  /** For a retry: the attempt about to start (2 = the first retry), and the retries allowed. */
-  attempt?: number;
-  retries?: number;
-}
-
-/** What a library user sets (createClient's options). */
-export interface HttpOptions {
-  /** undici dispatcher (Agent, ProxyAgent, MockAgent...); default: undici's global one. */
-  dispatcher?: Dispatcher;
-  /** Deadline for each attempt, covering connect, headers and body. Default 15 s. */
-  timeoutMs?: number;
-  /** Retries of an idempotent request after 429, 502, 503, 504 or a connection error. Default 2. */
-  retries?: number;
-  /**
-   * The most wall-clock time one call (getQuotes with all its batches) spends waiting: for retries
-   * and for the rate limit's window to reset. Waits that overlap count once. Default 90 s, a full
-   * one-minute window and then some. A wait the client can foresee past it fails at once, with a
-   * RateLimitError whose `plan` gives the numbers, before any request the limit would refuse.
-   */
-  maxWaitMs?: number;
-  /** Larger responses are refused. Default 32 MiB. */
-  maxResponseBytes?: number;
-  signal?: AbortSignal;
-  userAgent?: string;
-  /** Called as each wait starts (retries and pacing alike). */
-  onWait?: (event: WaitEvent) => void;
-  /** Debug lines; secrets are already redacted, control characters removed. */
-  onDebug?: (line: string) => void;
-}
 
 /** Where a call stands: requests done and in all (getQuotes: one per batch). */
 export interface CallProgress {
@@ -52,8 +12,11 @@ export interface CallProgress {
   total: number;
 }
 
-/** HttpOptions plus the seams tests and the CLI use; not part of the public API. */
-export interface TransportOptions extends HttpOptions {
+/**
+ * What a request is sent with: createClient's options and the seam, and what the requests of one
+ * call share. Built once per client (client.ts), narrowed per call by spreading, never copied by name.
+ */
+export type Transport = Partial<ClientOptions> & Seam & {
   /**
    * Where waiting is counted. getQuotes makes one for all its batches and its pacing;
    * sendRequest makes its own from maxWaitMs when none is given.
@@ -61,10 +24,7 @@ export interface TransportOptions extends HttpOptions {
   waitBudget?: WaitBudget;
   /** What onWait reports as done and total; a single request when not given. */
   progress?: CallProgress;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-}
+};
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -73,6 +33,12 @@ export interface HttpRequest {
   body?: string;
   /** GET: retried on retryable statuses and connection errors. Otherwise only when nothing was sent. */
   idempotent: boolean;
+  /** The client method it is for (`getQuotes`): for hooks and errors. */
+  operation: string;
+  /** Whether a 2xx body may be shown in debug lines (an error body always is); default true. */
+  logResponseBody?: boolean;
+  /** What to say of a body past maxResponseBytes: how the caller asks for less (the endpoint's words). */
+  tooLargeHint?: string;
   /** Asked before every attempt, told after it (src/api/pacer.ts). */
   pacer?: Pacer;
 }
@@ -83,6 +49,7 @@ export interface HttpResponse {
   text: string;
   method: string;
   url: string;
+  operation: string;
   attempts: number;
   rateLimit: RateLimitInfo | undefined;
   /** How long the service asked to wait (Retry-After, or the rate-limit reset on a 429). */

@@ -21,10 +21,15 @@ export interface RateLimitInfo {
 }
 
 export interface QuotesResult {
-  /** Quotes in the order the symbols were asked for; quotes for symbols not asked for come last. */
+  /** Quotes in the order the symbols were asked for: only for symbols asked for. */
   data: Quote[];
   /** Symbols asked for that the service did not return. */
   missing: string[];
+  /**
+   * Symbols the service sent quotes for without being asked (each once, as it spelled them): left
+   * out of `data`, since the service answers only for the symbols requested.
+   */
+  unasked: string[];
   /** Requests sent (one per batch), and attempts including retries. */
   requests: number;
   attempts: number;

@@ -1,14 +1,10 @@
 // undici, loaded when the first request needs a dispatcher rather than with the library: a program
 // that imports mkt and never sends pays nothing for it. Its public entry point only: the CLI's
 // bundle swaps in a smaller one at build time (scripts/undici-cli.js), library users get undici.
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 let undici: Promise<typeof import('undici')> | undefined;
 const load = () => (undici ??= import('undici'));
-
-export async function loadAgent(): Promise<typeof Agent> {
-  return (await load()).Agent;
-}
 
 /** What the CLI builds its dispatcher from (src/cli/dispatcher.ts): agents, pools, proxies, connectors. */
 export async function loadDispatcherParts(): Promise<Pick<typeof import('undici'), 'Agent' | 'Client' | 'Dispatcher' | 'Pool' | 'ProxyAgent' | 'buildConnector'>> {

@@ -14,7 +14,7 @@ import { checkPositions, type Position } from './positions.js';
 function foreignCurrencies(positions: readonly Position[], base: string): string[] {
   checkPositions(positions);
   const baseMajor = currencyUnit(base)?.major;
-  if (baseMajor === undefined) throw new OptionsError('INVALID_OPTIONS', `base ${JSON.stringify(String(base).slice(0, 40))} is not a currency code`);
+  if (baseMajor === undefined) throw new OptionsError('INVALID_OPTIONS', `base ${JSON.stringify(String(base).slice(0, 40))} is not a currency code`, { option: 'base', operation: 'valuationSymbols' });
   const seen = new Set<string>();
   for (const { currency } of positions) {
     const major = currencyUnit(currency)!.major;

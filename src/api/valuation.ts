@@ -91,11 +91,11 @@ interface Conversion {
 
 /** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
 export function valuePositions(input: ValuePositionsInput): Valuation {
-  if (input === null || typeof input !== 'object') throw new OptionsError('INVALID_OPTIONS', 'valuePositions needs { positions, quotes, base }');
+  if (input === null || typeof input !== 'object') throw new OptionsError('INVALID_OPTIONS', 'valuePositions needs { positions, quotes, base }', { option: 'input', operation: 'valuePositions' });
   const { positions, base } = input;
   const rule = input.price ?? 'mid';
   const baseUnit = checkBase(base);
-  if (!PRICE_RULES.includes(rule)) throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(rule))}`);
+  if (!PRICE_RULES.includes(rule)) throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(rule))}`, { option: 'price', operation: 'valuePositions', expected: PRICE_RULES.join(', ') });
   checkPositions(positions);
   const lookup = createQuoteLookup(input.quotes);
 
@@ -221,7 +221,7 @@ function currencyTotal(currency: string, total: Totals): CurrencyTotal {
 function checkBase(base: unknown): CurrencyUnit {
   if (!isCurrency(base)) {
     const shown = typeof base === 'string' ? `${JSON.stringify(base.slice(0, 40))} ${currencyProblem(base)}` : 'is missing';
-    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
+    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { option: 'base', operation: 'valuePositions', hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
   }
   return currencyUnit(base)!;
 }
@@ -231,7 +231,7 @@ function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
   const field = rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
   const price: unknown = quote[field];
   if (typeof price !== 'string' || !DECIMAL.test(price)) {
-    throw new OptionsError('INVALID_OPTIONS', `the quote of ${String(quote.symbol).slice(0, 40)} has a ${field} that is not decimal text`, { hint: 'pass quotes as getQuotes returns them: prices are decimal strings' });
+    throw new OptionsError('INVALID_OPTIONS', `the quote of ${String(quote.symbol).slice(0, 40)} has a ${field} that is not decimal text`, { option: 'quotes', operation: 'valuePositions', hint: 'pass quotes as getQuotes returns them: prices are decimal strings' });
   }
   return price;
 }

@@ -4,7 +4,6 @@
 import type { Dispatcher } from 'undici';
 import type { ConfigStore } from '../config/store.js';
 import { sleep } from '../shared/sleep.js';
-import { spareWasmTierUp } from './wasm-budget.js';
 import type { Env, IO } from './io.js';
 
 export interface Deps {
@@ -20,11 +19,6 @@ export interface Deps {
   /** Resolves after `ms`, or rejects when `signal` aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
-  /**
-   * Called before undici compiles its HTTP parser, by commands that end after a few responses (not
-   * `--watch`): the real process keeps that parser on V8's baseline compiler (wasm-budget.ts).
-   */
-  spareWasmTierUp?: () => void;
 }
 
 export interface ProcessDeps extends Deps {
@@ -67,7 +61,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // The first signal aborts what is under way (exit 130, nothing written); a second one ends the
   // process at once. Once the command is done its outcome stands: a signal while the process winds
   // down (closing connections, flushing output) is ignored, and only a second one ends it, so that
-  // a login that wrote its token and said so never dies by the signal afterwards (issue 13, item 12).
+  // a login that wrote its token and said so never dies by the signal afterwards.
   let done = false;
   let ignored = false;
   const onSignal = (name: NodeJS.Signals) => {
@@ -103,7 +97,6 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
     signal: controller.signal,
     sleep,
     random: Math.random,
-    spareWasmTierUp,
     dispose,
     outputError: () => outputError,
   };

@@ -1,10 +1,15 @@
 // The words of an error, for main to print (and for `mkt status --check`'s report). The command that
 // runs knows what it asked for and with which credentials, so it words its own errors: it registers
 // an Explainer (RunState.explain, see hints/ and commands/) when it runs, and main asks it first.
-// What it leaves unsaid is worded here, for any command alike: the library's own message and hint,
-// its option names (`maxWaitMs`, `batchSize`) turned into mkt's flags. Nothing here knows a command.
+// What it leaves unsaid is worded from the error's facts for any command alike
+// (hints/library-errors.ts), and what those leave is the library's own message and hint. Nothing
+// here knows a command, and no sentence is rewritten: words come from fields.
 import type { Command } from 'commander';
 import { ApiError } from '../api/index.js';
+import { wordFacts } from './hints/library-errors.js';
+import { FLAG_NAMES, type Explainer, type SettingNames, type Words } from './hints/words.js';
+
+export type { Explainer, SettingNames, Words };
 
 export interface Explained {
   message: string;
@@ -13,48 +18,22 @@ export interface Explained {
   requestId: string | undefined;
 }
 
-/** A command's own words for an error; either may be left to the generic wording. */
-export interface Words {
-  message?: string;
-  hint?: string;
-}
-
-/** A command's wording of its errors: undefined for an error it has nothing to add to. */
-export type Explainer = (error: Error) => Words | undefined;
-
 /**
- * What the library calls its options, and what mkt calls them. `retries` and `concurrency` are also
- * plain words ("after 2 retries"): only their identifier forms are replaced (`retries`, retries: 2).
+ * `error` in the running command's words (`own`), else in mkt's words for its facts, else in the
+ * library's. `names`: how the run's settings were given (RunState.names); the flags when unknown.
  */
-const OPTION_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/`?\ballowInsecureHttp\b(?:: ?true)?`?/g, 'MKT_ALLOW_INSECURE_HTTP=1'],
-  [/`?\bmaxWaitMs\b`?/g, '--max-wait'],
-  [/`?\bbatchSize\b`?/g, '--batch-size'],
-  [/`?\btimeoutMs\b`?/g, '--timeout'],
-  [/`?\bbaseUrl\b`?/g, 'the base URL (--base-url)'],
-  [/`concurrency`|\bconcurrency(?= ?[(=:])/g, '--concurrency'],
-  [/`retries`|\bretries(?= ?[(=:])/g, '--retries'],
-];
-
-/** The library's option names in `text` replaced by mkt's flags; `maxWaitMs (30s)` reads `--max-wait 30s`. */
-export function inCliWords(text: string): string {
-  let out = text;
-  for (const [pattern, words] of OPTION_WORDS) out = out.replace(pattern, words);
-  return out.replace(/(--[a-z-]+) \(([^()\s]+)\)/g, '$1 $2');
-}
-
-/** `error` in the running command's words (`own`), or else in the library's, with mkt's flags. */
-export function explainError(error: Error & { hint?: string }, own?: Explainer): Explained {
+export function explainError(error: Error & { hint?: string }, own?: Explainer, names: SettingNames = FLAG_NAMES): Explained {
   const requestId = error instanceof ApiError && error.requestId ? error.requestId.slice(0, 128) : undefined;
   let words: Words | undefined;
   try {
-    words = own?.(error);
+    words = own?.(error, names);
   } catch {
     // A command's wording that fails must not hide the error it was wording.
     words = undefined;
   }
-  const message = words?.message ?? inCliWords(error.message);
-  const hint = words?.hint ?? (error.hint === undefined ? undefined : inCliWords(error.hint));
+  const facts = wordFacts(error, names);
+  const message = words?.message ?? facts.message ?? error.message;
+  const hint = words?.hint ?? facts.hint ?? error.hint;
   return { message, hint, requestId };
 }
 

@@ -1,6 +1,7 @@
-// HTTP for commands: one undici dispatcher per run (dispatcher.ts: proxies, CAs), and the retry,
-// timeout and debug options from flags and MKT_* variables, for the library's client (client.ts).
-import type { ClientSettings } from './client.js';
+// The settings of a command's client: createClient's options as flags and MKT_* variables set them,
+// the run's dispatcher (dispatcher.ts: proxies, CAs), its progress on stderr, and how each setting
+// was given, for hints that name it (hints/words.ts).
+import type { ClientOptions } from '../api/index.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CLI_RETRIES } from '../shared/limits.js';
 import type { Deps } from './deps.js';
 import { VERSION } from './version.js';
@@ -9,20 +10,36 @@ import { isDebug } from './io.js';
 import { parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
 import { createDispatcher } from './dispatcher.js';
+import type { SettingNames } from './hints/words.js';
 import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
 import { createProgress, type Progress } from './progress.js';
 
-/** The client's settings, and the progress and wait announcements of the command (../progress.ts). */
-export type CliHttp = ClientSettings & { cliProgress: Progress };
+/**
+ * createClient's options but the target (base URL, token, organization), every one of them named:
+ * undefined where mkt leaves the library's default. Derived from ClientOptions, so that a new
+ * option of the library fails to compile here until mkt sets it (or says it leaves it); the client
+ * gets them by spreading (client.ts), never by name.
+ */
+export type CliSettings = { [K in Exclude<keyof ClientOptions, 'baseUrl' | 'accessToken' | 'organizationId'>]: ClientOptions[K] | undefined };
+
+export interface RunSettings {
+  settings: CliSettings;
+  /** The command's progress and wait announcements (progress.ts). */
+  progress: Progress;
+  /** How the timeout and the CA file were given. */
+  names: Pick<SettingNames, 'timeout' | 'caFile'>;
+}
 
 /**
  * `connections`: the most the dispatcher opens to one origin, the number of requests the command
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
- * `longRunning`: the command polls until stopped (`--watch`), and V8 tunes it as it goes (deps.ts).
+ * `longRunning`: the command polls until stopped (`--watch`), and V8 tunes it as it goes (wasm-budget.ts).
  */
-export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunState, connections?: number, longRunning = false): Promise<CliHttp> {
+export async function createClientSettings(
+  deps: Deps, flags: NetworkFlags, state: RunState, run: { connections?: number; longRunning?: boolean } = {},
+): Promise<RunSettings> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
   const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
@@ -37,23 +54,30 @@ export async function createHttp(deps: Deps, flags: NetworkFlags, state: RunStat
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
   const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULT_MAX_WAIT_MS;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
-  const beforeParser = longRunning ? undefined : deps.spareWasmTierUp;
-  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, caFile, timeoutMs, connections, onDebug, beforeParser);
+  const dispatcher = deps.dispatcher ?? await createDispatcher(deps, {
+    caFile, timeoutMs, connections: run.connections, onDebug, shortRun: run.longRunning !== true,
+  });
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
   const progress = createProgress(deps, { quiet: flags.quiet, verbose });
   state.cleanups.push(async () => progress.stop());
-  return {
+  const settings: CliSettings = {
+    // Plain http to another machine was already allowed or refused by the CLI's own rule
+    // (settings.ts: MKT_ALLOW_INSECURE_HTTP), so the client's is not asked again.
+    allowInsecureHttp: true,
     dispatcher,
     timeoutMs,
     retries,
     maxWaitMs,
+    maxResponseBytes: undefined,
     signal: deps.signal,
-    now: deps.now,
-    sleep: deps.sleep,
-    random: deps.random,
     userAgent: `mkt/${VERSION} node/${process.versions.node}`,
     onWait: progress.onWait,
     onDebug,
-    cliProgress: progress,
+    hooks: undefined,
+  };
+  return {
+    settings,
+    progress,
+    names: { timeout: timeout?.source ?? '--timeout', ...(caFile ? { caFile: { path: caFile.value, source: caFile.source } } : {}) },
   };
 }

@@ -3,7 +3,7 @@
 // A server may send interim (1xx) answers before the final one, and a client must parse and ignore
 // those it did not expect (RFC 9110 §15.2). undici 7 skips 102 and 103, but takes a 100 for a "bad
 // response" and closes the connection (lib/dispatcher/client-h1.js, onHeadersComplete), so a server
-// or proxy that sent `100 Continue` unasked failed every attempt: exit 7 (issue 19). mkt never sends
+// or proxy that sent `100 Continue` unasked failed every attempt: exit 7. mkt never sends
 // `Expect: 100-continue` (undici refuses the header), so every 100 it receives is unsolicited.
 //
 // mkt patches no dependency's text beyond one line (scripts/build.js), so the 100 is dropped on the

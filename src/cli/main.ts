@@ -61,7 +61,7 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   let hint: string | undefined;
   let requestId: string | undefined;
   if (isCommanderError(error)) ({ message, hint } = explainUsage(error, state.command));
-  else if (known) ({ message, hint, requestId } = explainError(error, state.explain));
+  else if (known) ({ message, hint, requestId } = explainError(error, state.explain, state.names));
   else {
     message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
     hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';

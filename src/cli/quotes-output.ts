@@ -47,6 +47,9 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   // a plain run does not pay (the table marks them either way).
   const wrong = options.strict ? wrongQuotes(result.data) : [];
   if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
+  // The service answers for the symbols requested: what it sent besides is left out (the library's
+  // `unasked`), and said, as the watch says it. Not a problem --strict fails on: nothing is missing.
+  if (result.unasked.length > 0) terminal.stderr.write(`warning: the service sent quotes for symbols not asked for (${listSome(result.unasked)}); they are left out\n`);
   if (problems.length === 0) return 0;
   if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
   for (const problem of problems) terminal.stderr.write(`warning: ${problem}\n`);

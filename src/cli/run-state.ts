@@ -2,7 +2,7 @@
 // sets what it returns and what to clean up. Its own module, so that commands need nothing of main's
 // (main -> program -> command -> main was an import cycle, if only of types).
 import type { Command } from 'commander';
-import type { Explainer } from './explain.js';
+import type { Explainer, SettingNames } from './hints/words.js';
 import type { Terminal } from './terminal.js';
 
 export interface RunState {
@@ -19,4 +19,6 @@ export interface RunState {
   explain?: Explainer;
   /** The run's terminal, made by program.ts once the command's flags are parsed (terminal.ts). */
   terminal?: Terminal;
+  /** How the settings of the run's client were given (client.ts), for hints that name them. */
+  names?: SettingNames;
 }

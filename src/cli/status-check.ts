@@ -7,14 +7,13 @@
 // waits at most CHECK_MAX_WAIT_MS in all, enough for the short retries of a network error or a 5xx,
 // not for a rate-limit window. A 429 asking for longer is the answer (exit 6), with when it lifts.
 import { ApiError, NetworkError, RateLimitError, ResponseError } from '../api/index.js';
-import { withCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { errorCodeFor, exitCodeFor } from './exit-codes.js';
-import { explainError, type Words } from './explain.js';
-import { createCliClient } from './client.js';
+import { explainError } from './explain.js';
+import type { Words } from './hints/words.js';
+import { createCommandClient } from './client.js';
 import { quotesExplainer } from './hints/quotes.js';
-import { createHttp } from './http.js';
 import type { RunState } from './run-state.js';
 import type { NetworkFlags } from './options/network.js';
 import type { TargetFlags } from './settings.js';
@@ -43,12 +42,12 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
   const symbols = normalizeSymbols([options.checkSymbol ?? DEFAULT_CHECK_SYMBOL]);
   if (symbols.length !== 1) throw new UsageError('--check-symbol takes one symbol', `for example --check-symbol ${DEFAULT_CHECK_SYMBOL}`);
   const symbol = symbols[0]!;
-  const http = await createHttp(deps, options, state, 1);
-  // As createHttp reads them: the flag, or a variable that is not empty.
+  // As the client's settings read them: the flag, or a variable that is not empty.
   const waitAsked = options.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT);
-  if (!waitAsked) http.maxWaitMs = CHECK_MAX_WAIT_MS;
   try {
-    const result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({ symbols: [symbol] }));
+    const command = await createCommandClient(deps, options, state, { concurrency: 1 });
+    const client = waitAsked ? command.client : command.with({ maxWaitMs: CHECK_MAX_WAIT_MS });
+    const result = await client.getQuotes({ symbols: [symbol] });
     const limit = result.rateLimit;
     report.check = {
       ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,
@@ -62,7 +61,7 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
     // they (the report's timestamps and ids are left as they are).
     // Worded as `mkt quotes` words the same request.
     const quotesWords = quotesExplainer(deps, options, 1);
-    const explained = explainError(error, (failure) => (waitAsked ? undefined : notWaitedFor(deps, failure)) ?? quotesWords(failure));
+    const explained = explainError(error, (failure, names) => (waitAsked ? undefined : notWaitedFor(deps, failure)) ?? quotesWords(failure, names), state.names);
     const scrub = (text: string | undefined) => text === undefined ? undefined : scrubSecrets(deps, text);
     const message = scrubSecrets(deps, explained.message);
     const hint = scrub(explained.hint);

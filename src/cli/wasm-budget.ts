@@ -14,7 +14,11 @@
 // It can go when `npm run bench -- --only devices` shows it worth less than 20 ms on Node 22 and 24
 // (V8 no longer waiting at exit for background tier-up, or undici parsing in JavaScript).
 
-/** Inlined by scripts/build.js: false with --without wasm-budget, to measure what the flag is worth. */
+/**
+ * Inlined by scripts/build.js: true in the bundle, false with --without wasm-budget (to measure what
+ * the flag is worth). Undefined when the source runs unbundled (the test suite's in-process runs),
+ * where no V8 flag is set: a test worker's V8 is left as it is.
+ */
 declare const MKT_WASM_BUDGET: boolean | undefined;
 
 /** Node majors the flag was measured on; V8 prints an error for a flag it lacks. */
@@ -23,11 +27,12 @@ const NODES = [20, 22, 24];
 let set = false;
 
 /**
- * Keeps llhttp on V8's baseline compiler for the rest of the process. For the real process of a
- * command that ends after a few responses (deps.ts), called before undici compiles llhttp; once.
+ * Keeps llhttp on V8's baseline compiler for the rest of the process. Called by the one place that
+ * knows when undici is about to compile it, the connection guard (connector-guard.ts), for a command
+ * that ends after a few responses (not `--watch`); acts once, in the bundle only.
  */
 export function spareWasmTierUp(): void {
-  if (set || (typeof MKT_WASM_BUDGET === 'boolean' && !MKT_WASM_BUDGET)) return;
+  if (set || typeof MKT_WASM_BUDGET !== 'boolean' || !MKT_WASM_BUDGET) return;
   set = true;
   if (!NODES.includes(Number(process.versions.node.split('.')[0]))) return;
   process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=1000000000');

@@ -1,6 +1,6 @@
 // Every limit and default of the client and the CLI, in one place: what a request may take (time,
 // retries, bytes), how calls are batched and paced, when a token is renewed, how far clocks may
-// disagree. createClient's options (src/api/transport.ts) and the CLI's flags take their defaults
+// disagree. createClient's options (src/api/options.ts) and the CLI's flags take their defaults
 // from here, and the CLI its caps on what it reads; a change here is a change to the README's tables.
 
 // --- One request (src/api/request.ts; createClient's options) ---

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, parseJsonExact } from '../../src/api/json.js';
-import { parseQuotes } from '../../src/api/quotes.js';
+import { parseQuotes } from '../../src/api/parse-quotes.js';
 
 describe('exact JSON parsing', () => {
   it('keeps the source text of every number', () => {

@@ -38,6 +38,7 @@ const PAIRS: Record<string, Pair> = {
     deliberate: {
       'missing: only in the library': 'the client works out which symbols the service left out',
       'requests: only in the library': 'the client counts the batches it sent',
+      'unasked: only in the library': 'the client leaves out quotes for symbols it did not ask for, and names them',
       'attempts: only in the library': 'the client counts its retries',
       'rateLimit: only in the library': 'read from the RateLimit-* headers, not the body',
     },

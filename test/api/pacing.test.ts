@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { createClientWith } from '../../src/api/internal.js';
-import type { GetQuotesInput } from '../../src/api/index.js';
-import type { TransportOptions, WaitEvent } from '../../src/api/transport.js';
+import type { GetQuotesInput, WaitEvent } from '../../src/api/index.js';
+import type { Transport } from '../../src/api/transport.js';
 import { syntheticSymbol } from '../../src/sandbox/index.js';
 import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
@@ -19,7 +19,7 @@ interface Setup {
   token: string;
   statuses: number[];
   events: WaitEvent[];
-  http: TransportOptions;
+  http: Transport;
 }
 
 /** The sandbox, a token, and transport options on the sandbox's clock with a status-counting dispatcher. */
@@ -29,7 +29,7 @@ async function setup(options: TestSandboxOptions): Promise<Setup> {
   const transport = pacedTransport(sandbox.clock.advance);
   closeLater(transport);
   const events: WaitEvent[] = [];
-  const http: TransportOptions = {
+  const http: Transport = {
     dispatcher: transport.dispatcher,
     now: sandbox.clock.now,
     sleep: transport.sleep,
@@ -39,7 +39,7 @@ async function setup(options: TestSandboxOptions): Promise<Setup> {
 }
 
 /** A client with these options and the seam (the sandbox's clock, the transport's sleep), asked for quotes. */
-function getQuotes(http: TransportOptions, { baseUrl, ...input }: GetQuotesInput & { baseUrl: string }) {
+function getQuotes(http: Transport, { baseUrl, ...input }: GetQuotesInput & { baseUrl: string }) {
   const { now, sleep, random, ...options } = http;
   return createClientWith({ ...options, baseUrl }, { now, sleep, random }).getQuotes(input);
 }
@@ -80,8 +80,9 @@ describe('batches under the rate limit', () => {
     const call = getQuotes({ ...http, maxWaitMs: 30_000 }, { baseUrl: sandbox.url, accessToken: token, organizationId: 'org_demo', symbols: symbols(10_000) });
     const error = await call.then(() => undefined, (caught: unknown) => caught) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.plan).toEqual({ requests: 100, limit: 60, windowMs: 60_000, waitMs: 45_000, maxWaitMs: 30_000 });
-    expect(error.retryAfterMs).toBe(45_000);
+    // 59 of the window's 60 are left, none of the budget spent: facts the CLI words its own message from.
+    expect(error.plan).toEqual({ requests: 100, limit: 60, windowMs: 60_000, waitMs: 45_000, maxWaitMs: 30_000, remaining: 59, spentMs: 0 });
+    expect(error).toMatchObject({ retryAfterMs: 45_000, maxWaitMs: 30_000, operation: 'getQuotes', attempts: 0, status: 0 });
     expect(error.message).toBe('100 requests at 60 requests a minute need about 45s of waiting for the rate limit '
       + '(59 left in this window, which resets in 45s), longer than maxWaitMs (30s); no request was sent for the rest');
     expect(statuses).toEqual([200]);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import { mergeBatches, type BatchResult } from '../../src/api/quotes.js';
+import { mergeBatches, type BatchResult } from '../../src/api/merge-quotes.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import type { Quote } from '../../src/api/types.js';
-import { quote } from '../helpers/quotes.js';
+import { quote, quotesJson } from '../helpers/quotes.js';
+import { useServers } from '../helpers/fault-server.js';
+
+const servers = useServers();
 
 const batch = (quotes: Quote[]): BatchResult => ({ quotes, attempts: 1, rateLimit: undefined });
 
@@ -18,12 +21,14 @@ describe('merging batches', () => {
     ['answered out of order', ['A', 'B'], [[quote('B'), quote('A')]], ['A', 'B'], []],
     ['one missing', ['A', 'B', 'C'], [[quote('A'), quote('C')]], ['A', 'C'], ['B']],
     ['asked twice', ['A', 'B', 'a'], [[quote('A'), quote('B'), quote('A', '2.0')]], ['A', 'A', 'B'], []],
-    ['sent unasked', ['A'], [[quote('A'), quote('Z')]], ['A', 'Z'], []],
-    ['in another case', ['eurusd'], [[quote('EURUSD')]], ['EURUSD'], []],
-  ])('%s', (_name, symbols, batches, order, missing) => {
+    ['sent unasked', ['A'], [[quote('A'), quote('Z')]], ['A'], [], ['Z']],
+    ['sent unasked twice, in two cases, across batches', ['A', 'B'], [[quote('z'), quote('A')], [quote('Z'), quote('B'), quote('Y')]], ['A', 'B'], [], ['z', 'Y']],
+    ['in another case', ['eurusd'], [[quote('EURUSD')]], ['EURUSD'], [], []],
+  ])('%s', (_name, symbols, batches, order, missing, unasked = []) => {
     const result = mergeBatches(symbols, batches.map(batch));
     expect(result.data.map((q) => q.symbol)).toEqual(order);
     expect(result.missing).toEqual(missing);
+    expect(result.unasked).toEqual(unasked);
   });
 
   it('keeps 250 symbols in order across batches', () => {
@@ -46,5 +51,13 @@ describe('getQuotes', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('leaves out quotes for symbols not asked for, and names them in unasked (the spec answers for the symbols requested)', async () => {
+    const api = await servers.start((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
+      .end(quotesJson([quote('TINY'), quote('EURUSD'), quote('tiny'), quote('OTHER')])));
+    const result = await createClient({ baseUrl: api.url, accessToken: 'tok', organizationId: 'org_demo' }).getQuotes({ symbols: ['EURUSD', 'AAPL'] });
+    expect(result.data.map((q) => q.symbol)).toEqual(['EURUSD']);
+    expect(result).toMatchObject({ missing: ['AAPL'], unasked: ['TINY', 'OTHER'] });
   });
 });

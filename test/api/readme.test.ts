@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS,
 } from '../../src/shared/limits.js';
+import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,9 +28,11 @@ const blocks = [...librarySection().matchAll(/```ts\n([\s\S]*?)```/g)].map((matc
 
 let dir: string;
 let sandbox: TestSandbox;
+/** What the sandbox answered, in order. */
+const log: RequestLogEntry[] = [];
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-readme-'));
-  sandbox = await startTestSandbox({ synthetic: 10_000 });
+  sandbox = await startTestSandbox({ synthetic: 10_000, onRequest: (entry) => log.push(entry) });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -49,8 +52,8 @@ describe("the README's library defaults", () => {
 });
 
 describe("the README's library examples", () => {
-  it('there are six, each importing from mkt', () => {
-    expect(blocks).toHaveLength(6);
+  it('there are eight, each importing from mkt', () => {
+    expect(blocks).toHaveLength(8);
     for (const code of blocks) expect(code).toMatch(/from 'mkt';/);
   });
 
@@ -105,24 +108,36 @@ describe("the README's library examples", () => {
     expect(out).toMatch(/^\d+\.\d+\n$/);
   });
 
-  it('3: 10,000 symbols with maxWaitMs 30 s: refused at once with the plan', async () => {
-    const { out, err } = await run(2);
+  it('3: hooks: a header on every request, each answer\'s status', async () => {
+    const { out } = await run(2);
+    expect(out).toBe('cliLogin attempt 1: 200\ngetQuotes attempt 1: 200\n');
+  });
+
+  it('4: a token source: the stale token refused, a new one minted, the request asked again', async () => {
+    const before = log.length;
+    const { out } = await run(3);
+    expect(out).toBe('EURUSD\n');
+    expect(log.slice(before).map((entry) => `${entry.path} ${entry.status}`)).toEqual(['/v1/market/quotes 401', '/v1/auth/token 200', '/v1/market/quotes 200']);
+  });
+
+  it('5: 10,000 symbols with maxWaitMs 30 s: refused at once with the plan', async () => {
+    const { out, err } = await run(4);
     expect(out).toBe('');
     expect(err).toBe('100 requests at 60 per 60s need 45s of waiting: raise maxWaitMs\n');
   });
 
-  it('4: a token the service refuses is an AuthError', async () => {
-    const { err } = await run(3);
+  it('6: a token the service refuses is an AuthError', async () => {
+    const { err } = await run(5);
     expect(err).toMatch(/^not authenticated \(401 UNAUTHORIZED\): .* \(401\); the access token is missing, invalid or expired/);
   });
 
-  it("5: the sandbox's quotes pass quoteProblems", async () => {
-    const { out } = await run(4);
+  it("7: the sandbox's quotes pass quoteProblems", async () => {
+    const { out } = await run(6);
     expect(out).toBe('EURUSD looks right\nAAPL looks right\n');
   });
 
-  it('6: a portfolio in four currencies valued in EUR, CAD through a cross', async () => {
-    const { out } = await run(5);
+  it('8: a portfolio in four currencies valued in EUR, CAD through a cross', async () => {
+    const { out } = await run(7);
     const lines = out.split('\n');
     expect(lines.slice(0, 5).map((line) => line.replace(/\d[\d.]*/g, 'N'))).toEqual([
       'VOD.L N GBX = N EUR', 'SAP.DE N EUR = N EUR', 'RY.TO -N CAD = -N EUR', 'AAPL N USD = N EUR', 'EUR N EUR = N EUR',

@@ -1,8 +1,10 @@
-// Issue 18, item 4: each command words its own errors, and main only generically. A command with no
-// words of its own (one this test adds, as a new command would be added) gets the library's message
-// and hint in mkt's flags, and none of the hints `mkt quotes` gives for the same answer.
+// Each command words its own errors, and main only generically. A command with no words of its own
+// (one this test adds, as a new command would be added) gets the library's message and hint, in
+// mkt's terms where its facts name an option, and none of the hints `mkt quotes` gives for the same
+// answer.
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/index.js';
+import { createClient, OptionsError, RateLimitError, ServerError } from '../../src/api/index.js';
+import { explainError } from '../../src/cli/explain.js';
 import { main } from '../../src/cli/main.js';
 import { COMMANDS, type RegisterCommand } from '../../src/cli/program.js';
 import { createTestDeps } from '../helpers/cli.js';
@@ -75,5 +77,40 @@ describe('a command words what it asked for', () => {
     const result = await run(argv, server.url, env);
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/\nhint: the service is having trouble; try again later\n$/);
+  });
+});
+
+describe('mkt words the library\'s facts, never its sentences', () => {
+  const names = { baseUrl: 'MKT_BASE_URL', timeout: 'MKT_TIMEOUT' };
+
+  it('an option refused: its flag and what it must be', () => {
+    const error = new OptionsError('INVALID_OPTIONS', 'whatever the library says', { option: 'timeoutMs', expected: 'an integer from 1 to 2147483647' });
+    expect(explainError(error, undefined, names)).toMatchObject({ message: 'MKT_TIMEOUT must be an integer from 1 to 2147483647', hint: undefined });
+    const insecure = new OptionsError('INSECURE_HTTP', 'plain http', { option: 'baseUrl', hint: 'pass allowInsecureHttp: true' });
+    expect(explainError(insecure).hint).toBe('use https://, or set MKT_ALLOW_INSECURE_HTTP=1 for a network you trust');
+  });
+
+  it('a plan foreseen past maxWaitMs, for a command with no words of its own: from the plan\'s numbers', () => {
+    const error = new RateLimitError({
+      status: 0, code: 'RATE_LIMITED', method: 'GET', url: 'http://x/v1/market/quotes', operation: 'getQuotes', retryAfterMs: 45_000, maxWaitMs: 30_000,
+      plan: { requests: 100, limit: 60, windowMs: 60_000, waitMs: 45_000, maxWaitMs: 30_000, remaining: 59, spentMs: 5_000 },
+      message: 'not read', hint: 'not read either',
+    });
+    expect(explainError(error, undefined, names)).toMatchObject({
+      message: '100 requests at 60 requests a minute need about 45s of waiting for the rate limit (59 left in this window, which resets in 45s), longer than --max-wait 30s; no request was sent for the rest',
+      hint: 'allow a --max-wait of at least 50s',
+    });
+  });
+
+  it.each([
+    [503, 3, 'GET http://x/v1/market/quotes failed with 503 Service Unavailable after 3 attempts: busy; the service asks to wait 2m, longer than --max-wait 5s'],
+    [429, 1, 'rate limited (429 SLOW_DOWN) after 1 attempt; the service asks to wait 2m, longer than --max-wait 5s'],
+  ])('a %i asking for longer than --max-wait, after %i attempts', (status, attempts, message) => {
+    const Class = status === 429 ? RateLimitError : ServerError;
+    const error = new Class({
+      status, code: 'SLOW_DOWN', serviceCode: 'SLOW_DOWN', serviceMessage: 'busy', method: 'GET', url: 'http://x/v1/market/quotes?symbols=A', operation: 'getQuotes',
+      attempts, retryAfterMs: 120_000, maxWaitMs: 5_000, message: 'not read', hint: 'the service is having trouble; try again later',
+    });
+    expect(explainError(error, undefined, names)).toMatchObject({ message, hint: 'the service is having trouble; try again later' });
   });
 });

@@ -44,12 +44,14 @@ describe('hostile service text', () => {
     expect(result.stderr).toContain('an access_token with characters a bearer token cannot have');
   });
 
-  it.each(['json', 'ndjson'])('escapes C1 and bidi characters of symbols in %s output', async (format) => {
+  it.each(['json', 'ndjson'])('a symbol with C1 and bidi characters, never asked for: left out of the %s output, named on stderr without them', async (format) => {
     const url = await serve('{"data":[{"symbol":"EUR\\u009b31mUSD\\u202e","bid":1,"ask":2,"mid":1.5,"timestamp":"2026-11-22T12:00:00Z"}]}');
     const result = await runCli(['quotes', 'EURUSD', '--format', format], { env: { MKT_BASE_URL: url, MKT_TOKEN: 't', MKT_ORG: 'org_demo' } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(RAW);
-    expect(result.stdout).toContain('EUR\\u009b31mUSD\\u202e');
+    expect(result.stdout).not.toContain('USD\\u202e');
+    expect(result.stderr).not.toMatch(RAW);
+    expect(result.stderr).toContain('warning: the service sent quotes for symbols not asked for (EUR31mUSD); they are left out');
   });
 
   it('refuses a price with an absurd exponent instead of running out of memory: exit 1', async () => {

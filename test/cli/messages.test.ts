@@ -143,13 +143,6 @@ describe('hints that point the right way', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`hint: the base URL ends in /v1, and mkt adds /v1 to each path itself: use ${session.sandbox.url} `);
   });
-
-  it('library option names become flags', async () => {
-    const { inCliWords } = await import('../../src/cli/explain.js');
-    expect(inCliWords('raise timeoutMs, or lower batchSize or `concurrency`; maxWaitMs (30s); retries: 2 after 2 retries'))
-      .toBe('raise --timeout, or lower --batch-size or --concurrency; --max-wait 30s; --retries: 2 after 2 retries');
-    expect(inCliWords('pass allowInsecureHttp: true, or check baseUrl')).toBe('pass MKT_ALLOW_INSECURE_HTTP=1, or check the base URL (--base-url)');
-  });
 });
 
 describe('mkt login against a service that answers', () => {

@@ -220,7 +220,9 @@ describe('quotes against a scripted server', () => {
     const result = await run(reply(200, body), ['EURUSD', '--json']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('"bid": 1.08505,');
-    expect(JSON.parse(result.stdout).data.map((quote: { symbol: string }) => quote.symbol)).toEqual(['EURUSD', 'GBPUSD']);
+    // GBPUSD was not asked for: left out, and said on stderr, as the watch does.
+    expect(JSON.parse(result.stdout).data.map((quote: { symbol: string }) => quote.symbol)).toEqual(['EURUSD']);
+    expect(result.stderr).toBe('warning: the service sent quotes for symbols not asked for (GBPUSD); they are left out\n');
   });
 
   it.each([

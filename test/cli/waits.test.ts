@@ -173,7 +173,7 @@ describe('the terminal\'s countdown', () => {
 
 describe('a rate-limit plan the library foresaw, in mkt\'s words', () => {
   const planned = (plan: object, message = 'rate limited: 100 requests need about 1m40s at 60 requests a minute, longer than maxWaitMs (30s)') =>
-    Object.assign(new RateLimitError({ status: 429, code: 'RATE_LIMITED', method: 'GET', url: 'http://x/v1/market/quotes', message, hint: 'raise maxWaitMs' }), { plan });
+    Object.assign(new RateLimitError({ status: 0, code: 'RATE_LIMITED', method: 'GET', url: 'http://x/v1/market/quotes', operation: 'getQuotes', message, hint: 'raise maxWaitMs' }), { plan });
 
   it('10,000 symbols need 100 requests; at 60 a minute that is about 1m40s; use --max-wait 2m', () => {
     const error = planned({ requests: 100, limit: 60, windowMs: 60_000, waitMs: 60_000, maxWaitMs: 30_000 });
@@ -194,11 +194,14 @@ describe('a rate-limit plan the library foresaw, in mkt\'s words', () => {
     expect(hint).toContain(`use ${suggestion} `);
   });
 
-  it('without a plan, the library\'s words with its option names turned into flags', () => {
-    const error = planned(undefined as unknown as object);
+  it('without a plan, mkt\'s words from the wait and the budget, the library\'s hint as it is', () => {
+    const error = new RateLimitError({
+      status: 0, code: 'RATE_LIMITED', method: 'GET', url: 'http://x/v1/market/quotes', operation: 'getQuotes', retryAfterMs: 40_000, maxWaitMs: 30_000,
+      message: 'the rate limit allows no more requests for 40s, longer than maxWaitMs (30s) allows; no request was sent for the rest', hint: 'try again after 12:00:40 UTC (in 40s)',
+    });
     expect(explainError(error, quotesExplainer(createTestDeps().deps, {}, 1))).toMatchObject({
-      message: 'rate limited: 100 requests need about 1m40s at 60 requests a minute, longer than --max-wait 30s',
-      hint: 'raise --max-wait',
+      message: 'the rate limit allows no more requests for 40s, longer than --max-wait 30s allows; no request was sent for the rest',
+      hint: 'try again after 12:00:40 UTC (in 40s)',
     });
   });
 });

@@ -25,8 +25,6 @@ export interface TestDepsOptions {
   sleep?: Deps['sleep'];
   /** For retry backoff and watch jitter (default Math.random). */
   random?: Deps['random'];
-  /** What the real process does before undici compiles its parser (default: nothing). */
-  spareWasmTierUp?: Deps['spareWasmTierUp'];
 }
 
 export interface TestDeps {
@@ -80,7 +78,6 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     signal: options.signal ?? new AbortController().signal,
     sleep: options.sleep ?? sleep,
     random: options.random ?? Math.random,
-    spareWasmTierUp: options.spareWasmTierUp,
   };
   return { deps, stdout: () => out, stderr: () => err, configDir, prompted, rejected };
 }

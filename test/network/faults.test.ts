@@ -99,7 +99,7 @@ describe('a 50 MB body', () => {
     const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: the response to GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes is larger than 32 MiB; refusing to read it\n/);
-    expect(run.stderr).toContain('\nhint: request fewer symbols per call (a smaller --batch-size), or check that the base URL (--base-url) points at the Market Data Service\n');
+    expect(run.stderr).toContain('\nhint: request fewer symbols per call (a smaller --batch-size), or check that the base URL (MKT_BASE_URL) points at the Market Data Service\n');
     expect(api.requests).toHaveLength(1);
     const { written, finished } = await streamed!;
     expect(finished).toBe(false);
@@ -126,7 +126,7 @@ describe('redirects are not followed with credentials', () => {
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toContain(`answered ${status} redirecting to ${elsewhere.url}/`);
     expect(run.stderr).toContain('redirects are not followed with credentials');
-    expect(run.stderr).toContain('\nhint: set the base URL (--base-url) to the address the service really serves\n');
+    expect(run.stderr).toContain('\nhint: set the base URL (MKT_BASE_URL) to the address the service really serves\n');
     expect(run.stderr).not.toContain(TOKEN);
   });
 });

@@ -6,12 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../src/api/errors.js';
 import { createPacer } from '../../src/api/pacer.js';
 import { parseRetryAfter, policyWindow, readRateLimit } from '../../src/api/rate-limit-headers.js';
-import type { PacedAnswer, TransportOptions, WaitEvent } from '../../src/api/transport.js';
+import type { WaitEvent } from '../../src/api/index.js';
+import type { PacedAnswer, Transport } from '../../src/api/transport.js';
 import type { RateLimitInfo } from '../../src/api/types.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli } from './util.js';
 import { fakeTime } from '../helpers/fake-time.js';
+
+/** The endpoint a pacer paces, for its errors. */
+const paced = (url: string) => ({ method: 'GET', url, operation: 'getQuotes', lessWork: 'ask for fewer symbols per call' });
 
 const { start: server } = useServers();
 
@@ -120,11 +124,11 @@ describe('createPacer', () => {
     const events: WaitEvent[] = [];
     const debug: string[] = [];
     const progress = { done: 0, total: options.total ?? 100 };
-    const http: TransportOptions = {
+    const http: Transport = {
       now: clock.now, sleep: clock.sleep, signal: options.signal, onWait: (event) => events.push(event), onDebug: (line) => debug.push(line),
     };
     const waitBudget = createWaitBudget(options.maxWaitMs ?? 90_000, clock.now);
-    const pacer = createPacer({ ...http, waitBudget, progress }, 'http://127.0.0.1/v1/market/quotes');
+    const pacer = createPacer({ ...http, waitBudget, progress }, paced('http://127.0.0.1/v1/market/quotes'));
     /** One request: acquired, answered with `answer`. */
     const send = async (answer?: PacedAnswer) => {
       await pacer.acquire();
@@ -221,7 +225,7 @@ describe('createPacer', () => {
   it('an abort during the wait rejects every waiting batch', async () => {
     const controller = new AbortController();
     const budget = createWaitBudget(90_000);
-    const pacer = createPacer({ signal: controller.signal, waitBudget: budget, progress: { done: 0, total: 3 } }, 'http://x/');
+    const pacer = createPacer({ signal: controller.signal, waitBudget: budget, progress: { done: 0, total: 3 } }, paced('http://x/'));
     await pacer.acquire();
     pacer.release(ok(info(0, 30)));
     const waiting = [pacer.acquire(), pacer.acquire()];

@@ -217,7 +217,7 @@ describe('the retry decision', () => {
     const port = await freePort();
     const retries: string[] = [];
     const attempt = sendRequest({ retries: 2, sleep: async () => {}, onWait: (event) => retries.push(`${event.kind} ${event.reason} ${event.attempt}`) }, {
-      method: 'POST', url: new URL(`http://127.0.0.1:${port}/v1/auth/token`), headers: {}, body: '{}', idempotent: false,
+      method: 'POST', url: new URL(`http://127.0.0.1:${port}/v1/auth/token`), headers: {}, body: '{}', idempotent: false, operation: 'clientCredentials',
     });
     await expect(attempt).rejects.toMatchObject({ name: 'NetworkError', code: 'ECONNREFUSED', message: expect.stringMatching(/after 3 attempts$/) });
     expect(retries).toEqual(['retry connection refused 2', 'retry connection refused 3']);

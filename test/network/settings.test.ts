@@ -2,7 +2,7 @@
 // winning over the environment, values that are refused (exit 2), and each one honoured end to end.
 import { describe, expect, it } from 'vitest';
 import type { RunState } from '../../src/cli/run-state.js';
-import { createHttp } from '../../src/cli/http.js';
+import { createClientSettings } from '../../src/cli/http.js';
 import type { NetworkFlags } from '../../src/cli/options/network.js';
 import { createTestDeps } from '../helpers/cli.js';
 import { fakeTime } from '../helpers/fake-time.js';
@@ -15,7 +15,7 @@ async function settingsFor(flags: NetworkFlags, env: Record<string, string> = {}
   const state: RunState = { exitCode: 0, cleanups: [] };
   const { deps } = createTestDeps({ env });
   try {
-    const http = await createHttp(deps, flags, state);
+    const { settings: http } = await createClientSettings(deps, flags, state);
     return { timeoutMs: http.timeoutMs, retries: http.retries, maxWaitMs: http.maxWaitMs };
   } finally {
     for (const cleanup of state.cleanups) await cleanup();

@@ -132,14 +132,14 @@ describe('createWaitBudget', () => {
 });
 
 describe('the pacing and the retries draw from one budget', () => {
-  const get = (url: string): HttpRequest => ({ method: 'GET', url: new URL('/v1/market/quotes?symbols=EURUSD', url), headers: {}, idempotent: true });
+  const get = (url: string): HttpRequest => ({ method: 'GET', url: new URL('/v1/market/quotes?symbols=EURUSD', url), headers: {}, idempotent: true, operation: 'getQuotes' });
 
   it('a pacing wait leaves less for the retries', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }));
     const clock = fakeTime();
     const waitBudget = createWaitBudget(1500, clock.now);
     const http = { now: clock.now, sleep: clock.sleep, waitBudget, progress: { done: 0, total: 2 } };
-    const pacer = createPacer(http, api.url);
+    const pacer = createPacer(http, { method: 'GET', url: api.url, operation: 'getQuotes' });
     await pacer.acquire();
     pacer.release({ status: 200, rateLimit: { limit: 1, remaining: 0, resetSeconds: 1 }, retryAfterMs: undefined });
     const response = await sendRequest(http, { ...get(api.url), pacer });
@@ -157,7 +157,7 @@ describe('the pacing and the retries draw from one budget', () => {
     const response = await sendRequest(http, get(api.url));
     expect(response).toMatchObject({ status: 200, attempts: 2 });
     expect(waitBudget.spentMs).toBe(1000);
-    const pacer = createPacer(http, api.url);
+    const pacer = createPacer(http, { method: 'GET', url: api.url, operation: 'getQuotes' });
     pacer.release({ status: 200, rateLimit: { limit: 1, remaining: 0, resetSeconds: 1 }, retryAfterMs: undefined });
     await expect(pacer.acquire()).rejects.toMatchObject({ name: 'RateLimitError', plan: { waitMs: 1000, maxWaitMs: 1500 } });
     expect(clock.sleeps).toEqual([1000]);

@@ -1,16 +1,16 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
-import { readOrganization, readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
+import { saveToken, settingsToKeep } from '../saved-token.js';
+import { readOrganization, readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { API_KEY_PATTERN } from '../../shared/patterns.js';
 import { UsageError } from '../errors.js';
-import { createCliClient } from '../client.js';
+import { createSignInClient } from '../client.js';
 import { describeToken, warnAboutScope } from '../describe-token.js';
 import type { Explainer } from '../explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
-import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
@@ -64,8 +64,8 @@ export async function runLogin(deps: Deps, options: LoginOptions, state: RunStat
   if (deps.env.MKT_TOKEN) {
     deps.io.stderr.write('warning: MKT_TOKEN is set; it overrides the token stored by this login until you unset it\n');
   }
-  const http = await createHttp(deps, options, state);
-  const token = await createCliClient(http, { baseUrl }).cliLogin({ apiKey, organizationId });
+  const { client } = await createSignInClient(deps, options, state, settings, baseUrl);
+  const token = await client.cliLogin({ apiKey, organizationId });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
     // The organization asked for and checked above; the service's echo of it is not trusted.

@@ -4,14 +4,12 @@ import type { Command } from 'commander';
 import type { QuotesResult } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_INTERVAL_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import { withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
-import { createCliClient } from '../client.js';
-import { createHttp } from '../http.js';
+import { createCommandClient } from '../client.js';
 import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
 import { addNetworkOptions } from '../options/network.js';
@@ -35,7 +33,7 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
-    // --- watch mode (issue 7; src/cli/watch/) ---
+    // --- watch mode (src/cli/watch/) ---
     .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
     .option('--interval <duration>', `with --watch: time between polls, at least ${formatDuration(MIN_INTERVAL_MS)} (default ${formatDuration(DEFAULT_INTERVAL_MS)})`)
     .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
@@ -75,7 +73,7 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
   // run and a watch alike; each has its own default when none is.
   const chosen = chosenFormat(deps, options);
-  // --- watch mode (issue 7): loaded only when asked for, so plain `mkt quotes` starts as fast ---
+  // --- watch mode: loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
     const { runWatch } = await import('../watch/run-watch.js');
     return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);
@@ -83,19 +81,13 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   const format = chosen?.format ?? defaultFormat(deps);
   const fields = parseFields(options.fields, format, QUOTE_MODEL);
 
-  const http = await createHttp(deps, options, state, concurrency ?? DEFAULT_CONCURRENCY);
+  // Its token source renews a client-credentials token once after a 401, and the request is asked again.
+  const { client, progress } = await createCommandClient(deps, options, state, { concurrency: concurrency ?? DEFAULT_CONCURRENCY });
   let result: QuotesResult;
   try {
-    // A 401 renews a client-credentials token once and asks again (token-renewal.ts).
-    result = await withCredentials(deps, options, http, (credentials) => createCliClient(http, credentials).getQuotes({
-      symbols,
-      venue,
-      batchSize,
-      concurrency,
-      onProgress: http.cliProgress.onBatch,
-    }));
+    result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
   } finally {
-    http.cliProgress.stop();
+    progress.stop();
   }
 
   return writeQuotes(runTerminal(deps, state), result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });

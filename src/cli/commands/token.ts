@@ -1,15 +1,15 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
-import { readSecret, rejectSecretFlag, saveToken, secretHint, settingsToKeep, type SecretSource } from '../credentials.js';
+import { saveToken, settingsToKeep } from '../saved-token.js';
+import { readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
-import { createCliClient } from '../client.js';
+import { createSignInClient } from '../client.js';
 import { describeToken, warnAboutScope } from '../describe-token.js';
 import type { Explainer } from '../explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
-import { createHttp } from '../http.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
@@ -66,8 +66,8 @@ export async function runToken(deps: Deps, options: TokenOptions, state: RunStat
   const organizationId = settings.org.value === undefined ? undefined : checkOrganization(settings.org.value, settings.org.source);
   const clientId = await readClientId(deps, options);
   const { value: clientSecret } = await readSecret(deps, { ...CLIENT_SECRET, stdinFlagGiven: options.withClientSecret === true });
-  const http = await createHttp(deps, options, state);
-  const token = await createCliClient(http, { baseUrl }).clientCredentials({ clientId, clientSecret });
+  const { client } = await createSignInClient(deps, options, state, settings, baseUrl);
+  const token = await client.clientCredentials({ clientId, clientSecret });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
     profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,

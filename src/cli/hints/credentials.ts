@@ -4,10 +4,9 @@
 // command that gets a new one.
 import { ApiError, AuthError, ForbiddenError } from '../../api/index.js';
 import type { Deps } from '../deps.js';
-import type { Explainer } from '../explain.js';
 import { resolveSettings, type Settings, type TargetFlags } from '../settings.js';
-import { isRenewalFailure } from '../token-renewal.js';
 import { baseUrlHint, profileFlag } from './service.js';
+import type { Explainer } from './words.js';
 
 /** For the service's refusals of a data request made with `flags`' credentials. */
 export function credentialsExplainer(deps: Deps, flags: TargetFlags): Explainer {
@@ -15,8 +14,9 @@ export function credentialsExplainer(deps: Deps, flags: TargetFlags): Explainer 
   return (error) => {
     if (!(error instanceof ApiError)) return undefined;
     if (error.status === 404) return baseUrlHint(error, settings()?.baseUrl.value);
-    if (isRenewalFailure(error)) {
-      // The token request mkt made with MKT_CLIENT_ID and MKT_CLIENT_SECRET (token-renewal.ts).
+    // A data command asks for a token only to renew its own (credentials.ts, token-renewal.ts): the
+    // service's answer is about MKT_CLIENT_ID and MKT_CLIENT_SECRET, not the token a data request sent.
+    if (error.operation === 'clientCredentials') {
       if (![400, 401, 403].includes(error.status)) return undefined;
       return { hint: 'mkt asked for a token with MKT_CLIENT_ID and MKT_CLIENT_SECRET and the service refused them: check both, or unset them and run `mkt login`' };
     }

@@ -1,25 +1,32 @@
 // The words for what goes wrong with `mkt quotes` (and `mkt status --check`, one quotes request):
 // a rate-limit plan in symbols and --max-wait, a request too long for --batch-size, symbols the
 // service rejected; the refusals of its credentials (./credentials.ts).
-import { ApiError, InvalidRequestError, RateLimitError } from '../../api/index.js';
-import { statedBatchLimit } from '../../api/internal.js';
+import { ApiError, InvalidRequestError, RateLimitError, ResponseError } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE } from '../../shared/limits.js';
 import { formatDuration, formatWait, perWindow } from '../../shared/duration.js';
 import type { Deps } from '../deps.js';
-import type { Explainer, Words } from '../explain.js';
 import type { TargetFlags } from '../settings.js';
 import { credentialsExplainer } from './credentials.js';
+import { baseUrlWords } from './library-errors.js';
+import type { Explainer, Words } from './words.js';
 
 /** For a quotes request of `symbolCount` symbols, made with `flags`' credentials. */
 export function quotesExplainer(deps: Deps, flags: TargetFlags, symbolCount: number): Explainer {
   const credentials = credentialsExplainer(deps, flags);
-  return (error) => {
-    if (error instanceof RateLimitError) return explainPlan(error, symbolCount);
+  return (error, names) => {
+    if (error instanceof RateLimitError && error.plan !== undefined) return explainPlan(error, symbolCount);
+    if (error instanceof ResponseError) {
+      const base = baseUrlWords(names);
+      if (error.problem === 'too-large') return { hint: `request fewer symbols per call (a smaller --batch-size), or check that ${base} points at the Market Data Service` };
+      if (error.problem === 'unexpected') return { hint: `the service sent quotes the client cannot read; check ${base}, or report it to the service` };
+      return undefined;
+    }
     if (!(error instanceof ApiError)) return undefined;
     if (error.status === 414) return { hint: `the request was too long for the service: use a smaller --batch-size (the default is ${DEFAULT_BATCH_SIZE})` };
-    const words = credentials(error);
+    if (error.status === 429 && error.retryAfterMs === undefined) return { hint: 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)' };
+    const words = credentials(error, names);
     if (words !== undefined || !(error instanceof InvalidRequestError)) return words;
-    const most = statedBatchLimit(error);
+    const most = error.maxSymbols;
     if (most !== undefined) return { hint: `the service takes at most ${most} symbols in one request: use --batch-size ${most} (or less)` };
     return { hint: 'check the symbols, the venue and the organization (--org)' };
   };

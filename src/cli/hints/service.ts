@@ -1,7 +1,7 @@
 // What every command that calls the service may say of an error: the base URL it was given, and how
 // to name the profile in the command to run next.
 import { ApiError } from '../../api/index.js';
-import type { Words } from '../explain.js';
+import type { Words } from './words.js';
 
 /**
  * A 404 from a base URL that ends in /v1: mkt adds /v1 to each path itself (GET /v1/market/quotes,

@@ -1,4 +1,4 @@
-// mkt quotes --watch (issue 7): polls the quotes every --interval, as a live board on a terminal or
+// mkt quotes --watch: polls the quotes every --interval, as a live board on a terminal or
 // an NDJSON stream in a pipe (a table per poll on a dumb terminal). Loaded only with --watch, so plain
 // `mkt quotes` does not pay for it.
 //
@@ -19,17 +19,15 @@
 // fires at once, which once made a watch send 1,514 requests in 3 s against `Retry-After: 2592000`.
 // Output that cannot be written ends the watch with exit 1. Only the symbols asked for are kept: a
 // service sending new ones at every poll grew the board's history without end.
-import { NetworkError, RateLimitError, ServerError, type Quote } from '../../api/index.js';
+import { NetworkError, RateLimitError, ServerError, type Client } from '../../api/index.js';
 import { outputError } from '../errors.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS } from '../../shared/limits.js';
 import { createChangeTracker } from '../../render/changes.js';
 import type { History } from '../../render/sparkline.js';
 import { formatDuration, formatWait, tryAgainAt } from '../../shared/duration.js';
 import type { QuotesOptions } from '../options/quotes.js';
-import { requireCredentials, withCredentials } from '../credentials.js';
 import type { Deps } from '../deps.js';
-import { createCliClient, type ClientSettings } from '../client.js';
-import { createHttp } from '../http.js';
+import { createCommandClient, type CliSettings } from '../client.js';
 import type { RunState } from '../run-state.js';
 import { runTerminal } from '../terminal.js';
 import type { FormatChoice } from '../options/format.js';
@@ -62,9 +60,10 @@ export async function runWatch(
 ): Promise<number> {
   const screen = runTerminal(deps, state);
   const settings = resolveWatchSettings(screen, options, request.format);
-  const http = await createHttp(deps, options, state, request.concurrency ?? DEFAULT_CONCURRENCY, true);
+  // The credentials are checked here, before the screen changes, so "not logged in" is an ordinary error message.
+  const command = await createCommandClient(deps, options, state, { concurrency: request.concurrency ?? DEFAULT_CONCURRENCY, longRunning: true });
   // --max-wait bounds each wait of the watch (90 s by default: a rate window and some).
-  const maxWaitMs = http.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const maxWaitMs = command.settings.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   // q (read by the board), SIGINT/SIGTERM (deps.signal) and an output that cannot be written all
   // end the watch through this signal, which also cancels a request in flight and the wait.
   const quit = new AbortController();
@@ -74,12 +73,11 @@ export async function runWatch(
   let output: WatchOutput | undefined;
   // On the board, nothing but frames may reach the terminal: stderr lines would scribble over it.
   // The library's waits inside a poll (the rate budget of a many-batch poll) show on the board.
-  const quiet: Partial<ClientSettings> = settings.board
-    ? { onWait: (event) => event.kind === 'rate-limit' && output?.rateLimited(deps.now() + event.waitMs), onDebug: deps.io.stderrIsTTY ? undefined : http.onDebug }
+  const quiet: Partial<CliSettings> = settings.board
+    ? { onWait: (event) => event.kind === 'rate-limit' && output?.rateLimited(deps.now() + event.waitMs), onDebug: deps.io.stderrIsTTY ? undefined : command.settings.onDebug }
     : {};
-  const credentialHttp: ClientSettings = { ...http, ...quiet, signal: quit.signal };
   // One attempt per poll: the next poll is the retry, paced here rather than by the request layer.
-  const pollHttp: ClientSettings = { ...credentialHttp, retries: 0 };
+  const client = command.with({ ...quiet, signal: quit.signal, retries: 0 });
 
   let keys: KeyListener | undefined;
   let jobControl: JobControl | undefined;
@@ -89,8 +87,6 @@ export async function runWatch(
     quit.abort();
   });
   try {
-    // Checked before the screen changes, so "not logged in" is an ordinary error message.
-    await requireCredentials(deps, options, credentialHttp);
     const board = settings.board
       ? createBoardOutput(deps, screen, terminal, {
         intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly: settings.changesOnly, fields: settings.fields, history,
@@ -104,7 +100,7 @@ export async function runWatch(
     // Ctrl-Z and fg (job-control.ts); elsewhere the terminal is left in its own mode and SIGTSTP
     // keeps its default action.
     if (board) jobControl = handleJobControl(terminal, keys ? [keys, board] : [board]);
-    await pollUntilDone(deps, request, options, settings, output, { credentialHttp, pollHttp, signal: quit.signal, maxWaitMs });
+    await pollUntilDone(deps, request, settings, output, { client, signal: quit.signal, maxWaitMs });
   } catch (error) {
     if (!quit.signal.aborted) throw error;
   } finally {
@@ -119,19 +115,17 @@ export async function runWatch(
 }
 
 interface PollContext {
-  credentialHttp: ClientSettings;
-  pollHttp: ClientSettings;
+  client: Client;
   signal: AbortSignal;
   /** The longest any one wait may be. */
   maxWaitMs: number;
 }
 
 async function pollUntilDone(
-  deps: Deps, request: WatchRequest, options: QuotesOptions, settings: WatchSettings, output: WatchOutput, context: PollContext,
+  deps: Deps, request: WatchRequest, settings: WatchSettings, output: WatchOutput, context: PollContext,
 ): Promise<void> {
   const tracker = createChangeTracker();
   const { intervalMs, count } = settings;
-  const asked = new Set(request.symbols.map((symbol) => symbol.toUpperCase()));
   /** Polls made, what --count counts. */
   let polls = 0;
   /** Polls that brought quotes, what the board shows. */
@@ -143,14 +137,14 @@ async function pollUntilDone(
     const last = count !== undefined && polls >= count;
     let next: NextPoll;
     try {
-      // Per poll: renews a client-credentials token before it expires (MKT_CLIENT_ID/SECRET), and
-      // once after a 401, asking again.
-      const result = await withCredentials(deps, options, context.credentialHttp, (credentials) => createCliClient(context.pollHttp, credentials).getQuotes({
+      // Per poll, the token source renews a client-credentials token before it expires
+      // (MKT_CLIENT_ID/SECRET), and once after a 401, asking again.
+      const result = await context.client.getQuotes({
         symbols: request.symbols,
         venue: request.venue,
         batchSize: request.batchSize,
         concurrency: request.concurrency,
-      }));
+      });
       // A batch size the service stated (in a 400 the library answered by shrinking it) is kept for
       // the next polls, which would otherwise each begin with that refusal.
       request.batchSize ??= Math.ceil(request.symbols.length / Math.max(1, result.requests));
@@ -158,9 +152,10 @@ async function pollUntilDone(
       successes++;
       failures = 0;
       next = afterSuccess(intervalMs, at - started, result.rateLimit, result.requests, context.maxWaitMs);
-      const { data, ignored } = keepAsked(result.data, asked);
+      // Quotes for symbols not asked for are the library's to leave out (result.unasked).
+      const { data, unasked: ignored } = result;
       output.update({
-        result: { ...result, data }, ignored, changes: tracker.update(data), polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined,
+        result, ignored, changes: tracker.update(data), polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined,
       });
       if (last) return;
     } catch (error) {
@@ -193,21 +188,11 @@ async function pollUntilDone(
   }
 }
 
-/** The quotes for symbols asked for, and the symbols of the rest. */
-function keepAsked(data: readonly Quote[], asked: ReadonlySet<string>): { data: Quote[]; ignored: string[] } {
-  const kept: Quote[] = [];
-  const ignored: string[] = [];
-  for (const quote of data) {
-    if (asked.has(quote.symbol.toUpperCase())) kept.push(quote);
-    else ignored.push(quote.symbol);
-  }
-  return { data: kept, ignored };
-}
-
 /** A 429 whose wait passes --max-wait ends the watch: exit 6, with when to come back. */
 function waitTooLong(error: RateLimitError, waitMs: number, maxWaitMs: number, now: number): RateLimitError {
   return new RateLimitError({
-    status: error.status, code: error.code, method: error.method, url: error.url, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs,
+    status: error.status, code: error.code, method: error.method, url: error.url, operation: error.operation, attempts: error.attempts,
+    body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs,
     message: `${error.message}; the service asks to wait ${formatWait(waitMs)}, longer than --max-wait ${formatDuration(maxWaitMs)}`,
     hint: `watch again after ${tryAgainAt(waitMs, { now: () => now })}, or allow a longer wait with --max-wait (at most 24h)`,
     cause: error,

@@ -1,0 +1,57 @@
+// The batches' quotes put back in the order the symbols were asked for. The service returns quotes
+// "for the supported symbols requested" (the spec): a quote for a symbol not asked for is left out
+// of the data, its symbol listed in `unasked` for the caller to mention.
+import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+
+export interface BatchResult {
+  quotes: Quote[];
+  attempts: number;
+  rateLimit: RateLimitInfo | undefined;
+}
+
+/**
+ * Each requested symbol's quotes, in the order asked; the symbols asked for that none came for in
+ * `missing`; those of quotes for symbols not asked for in `unasked`, each once, in the order they
+ * came. Nearly every symbol gets exactly one quote, so that one goes into its requested place and
+ * only a second quote for the same symbol starts a list. Exported for tests; not part of the library.
+ */
+export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[]): QuotesResult {
+  const asked: string[] = [];
+  const place = new Map<string, number>();
+  for (const symbol of symbols) {
+    const key = symbol.toUpperCase();
+    if (!place.has(key)) place.set(key, asked.push(symbol) - 1);
+  }
+  const first: (Quote | undefined)[] = new Array(asked.length).fill(undefined);
+  const more = new Map<number, Quote[]>();
+  const unasked = new Map<string, string>();
+  for (const batch of batches) {
+    for (const quote of batch.quotes) {
+      const key = quote.symbol.toUpperCase();
+      const at = place.get(key);
+      if (at === undefined) {
+        if (!unasked.has(key)) unasked.set(key, quote.symbol);
+      } else if (first[at] === undefined) {
+        first[at] = quote;
+      } else {
+        const list = more.get(at);
+        if (list === undefined) more.set(at, [quote]);
+        else list.push(quote);
+      }
+    }
+  }
+  const data: Quote[] = [];
+  const missing: string[] = [];
+  for (let at = 0; at < asked.length; at++) {
+    const quote = first[at];
+    if (quote === undefined) {
+      missing.push(asked[at]!);
+      continue;
+    }
+    data.push(quote);
+    const others = more.get(at);
+    if (others !== undefined) data.push(...others);
+  }
+  const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
+  return { data, missing, unasked: [...unasked.values()], requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
+}
