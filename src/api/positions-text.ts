@@ -37,7 +37,7 @@ export function detectPositionsFormat(text: string, fileName?: string): Position
 export function parsePositions(text: string, options: ParsePositionsOptions = {}): Position[] {
   const { source } = options;
   if (Buffer.byteLength(text, 'utf8') > MAX_POSITIONS_FILE_BYTES) {
-    throw new PositionsError(`is larger than ${MAX_POSITIONS_FILE_BYTES / 1024 / 1024} MiB, the most positions text mkt reads`, { reason: 'too-large', source });
+    throw new PositionsError(`is larger than ${MAX_POSITIONS_FILE_BYTES / 1024 / 1024} MiB, the most positions text read`, { reason: 'too-large', source });
   }
   const body = withoutBom(text);
   if (body.trim() === '') throw new PositionsError('is empty: no header and no positions', { reason: 'empty', source });

@@ -185,7 +185,7 @@ describe('parsePositions refuses a bad file, naming it and the line', () => {
     const rows = Math.ceil(MAX_POSITIONS_FILE_BYTES / row.length);
     const text = `symbol,quantity,currency\n${row.repeat(rows)}`;
     const error = catchError(() => parsePositions(text, { source: 'big.csv' }));
-    expect(error.message).toBe('big.csv: is larger than 16 MiB, the most positions text mkt reads');
+    expect(error.message).toBe('big.csv: is larger than 16 MiB, the most positions text read');
     expect(error.reason).toBe('too-large');
     // Characters are not bytes: 'é' is two.
     const wide = `symbol,quantity\n#,1\n${'é'.repeat(MAX_POSITIONS_FILE_BYTES / 2)}`;

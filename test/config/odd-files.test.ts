@@ -78,7 +78,7 @@ describe.runIf(posix)('config.json that is not a regular file', () => {
   it.each(kinds.slice(0, 2))('%s: Tab completion prints nothing and ends', async (_name, make) => {
     const dir = configDir();
     await make(path.join(dir, 'config.json'));
-    expect(await run(dir, ['__complete', 'profiles'])).toMatchObject({ code: 0, stdout: '' });
+    expect(await run(dir, ['__complete', '--', 'status', '--profile', ''])).toMatchObject({ code: 0, stdout: ':4\n' });
   });
 });
 
@@ -102,7 +102,7 @@ describe.runIf(posix)('a lock that is not a regular file, beside a valid config'
 
   it('Tab completion prints nothing and ends', async () => {
     const { dir } = withFifoLock();
-    expect(await run(dir, ['__complete', 'profiles'])).toMatchObject({ code: 0, stdout: '' });
+    expect(await run(dir, ['__complete', '--', 'status', '--profile', ''])).toMatchObject({ code: 0, stdout: ':4\n' });
   });
 
   it("FIFOs named as a writer's leftovers are neither opened nor removed, and the write goes ahead", async () => {

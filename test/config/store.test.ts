@@ -94,7 +94,7 @@ describe('the config store', () => {
     const configDir = path.join(tempDir(), 'cfg');
     for (const name of ['kept', 'emptied']) expect((await runCli(['config', 'set', 'org', 'org_demo', '--profile', name], { configDir })).code).toBe(0);
     expect((await runCli(['config', 'unset', 'org', '--profile', 'emptied'], { configDir })).code).toBe(0);
-    expect(await runCli(['__complete', 'profiles'], { configDir })).toMatchObject({ code: 0, stdout: 'kept\n' });
+    expect(await runCli(['__complete', '--', 'status', '--profile', ''], { configDir })).toMatchObject({ code: 0, stdout: 'kept\n:4\n' });
     const typo = await runCli(['status', '--profile', 'kpet'], { configDir });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('hint: the profiles are kept; ');
