@@ -78,7 +78,7 @@ async function postForToken(
 }
 
 /** RFC 6749 §5.1 `access_token`; also tolerated: `token`, and either inside a `data` wrapper. */
-export function parseTokenResponse(json: unknown, where: { method: string; url: string; status: number; operation: string }): TokenResponse {
+function parseTokenResponse(json: unknown, where: { method: string; url: string; status: number; operation: string }): TokenResponse {
   const record = unwrap(json);
   const accessToken = text(record?.access_token) ?? text(record?.token);
   // Nothing of the token it just sent may appear in a message.

@@ -70,7 +70,7 @@ function checkHooks(hooks: unknown): void {
  * ::1, localhost) unless allowed: the API key, client secret and tokens would cross the network
  * readable by anyone on the way.
  */
-export function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): void {
+function checkBaseUrl(baseUrl: unknown, allowInsecureHttp: boolean): void {
   const option = 'baseUrl';
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
     throw invalid('baseUrl is required: the address of the Market Data Service', { option, hint: 'for example https://api.example.com' });

@@ -6,7 +6,7 @@
 
 import { AbortError, MktError, type ErrorDetails } from '../shared/errors.js';
 
-export { AbortError, MktError, type ErrorDetails };
+export { AbortError, MktError };
 
 /**
  * The codes of NetworkError: Node's and undici's own (`ECONNREFUSED` for a refused connection,

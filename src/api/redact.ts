@@ -3,8 +3,6 @@
 import { ApiError, MktError } from './errors.js';
 import { REDACTED, redactSecrets, safeJson } from '../shared/text.js';
 
-export { REDACTED };
-
 const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey',
   'api_key', 'client_secret', 'client_assertion', 'access_token', 'refresh_token', 'id_token', 'token', 'password', 'secret']);
 

@@ -23,7 +23,7 @@ interface ErrorBody {
  * `{"error": "invalid_client", "error_description", "code", "request_id"}`, whose `code`, the
  * service's own, wins over the OAuth error; `{"code", "message"}`; or plain text.
  */
-export function readErrorBody(response: HttpResponse): ErrorBody {
+function readErrorBody(response: HttpResponse): ErrorBody {
   const requestId = response.headers['x-request-id'];
   let body: unknown;
   try {

@@ -9,7 +9,7 @@ import { ApiError } from '../api/index.js';
 import { wordFacts } from './hints/library-errors.js';
 import { FLAG_NAMES, type Explainer, type SettingNames, type Words } from './hints/words.js';
 
-export type { Explainer, SettingNames, Words };
+export type { Explainer, SettingNames };
 
 export interface Explained {
   message: string;

@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 import { isDebug } from './io.js';
 
 /** Waits longer than this are announced wherever stderr goes. */
-export const ANNOUNCE_WAITS_OVER_MS = 2000;
+const ANNOUNCE_WAITS_OVER_MS = 2000;
 
 export interface Progress {
   onWait(event: WaitEvent): void;
@@ -79,7 +79,7 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
 }
 
 /** `waiting 58s for the rate limit (60/100 requests done)`, `503 Service Unavailable; retrying in 2s (1/2)`. */
-export function describeWait(event: WaitEvent): string {
+function describeWait(event: WaitEvent): string {
   const wait = describeSpan(event.waitMs);
   if (event.kind === 'rate-limit') return `waiting ${wait} for the rate limit (${event.done}/${event.total} requests done)`;
   const attempt = event.attempt === undefined || event.retries === undefined ? '' : ` (${event.attempt - 1}/${event.retries})`;

@@ -1,8 +1,8 @@
 // Every secret mkt holds during a run (MKT_TOKEN, MKT_API_KEY, MKT_CLIENT_SECRET, the stored token, a
 // key or secret read from standard input or a prompt) is scrubbed by value from its diagnostics:
-// the last guard for what a server, a file or an error message may echo back (issue 13). Only
+// the last guard for what a server, a file or an error message may echo back. Only
 // diagnostics: the data on stdout is written as the service sent it, whatever it happens to contain
-// (issue 17: a secret `2026` turned every timestamp into `[redacted]-11-24`). main wraps the run's
+// (scrubbing data turned every timestamp into `[redacted]-11-24` for a client secret `2026`). main wraps the run's
 // stderr once; code that comes to hold a secret registers it with holdSecret.
 import { redactSecrets } from '../shared/text.js';
 import type { Deps } from './deps.js';

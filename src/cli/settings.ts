@@ -7,7 +7,7 @@ import { ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { UsageError } from './errors.js';
 import { holdSecret } from './secrets.js';
 
-export type SourceKind = 'flag' | 'env' | 'config' | 'token' | 'default' | 'unset';
+type SourceKind = 'flag' | 'env' | 'config' | 'token' | 'default' | 'unset';
 
 export interface Resolved<T> {
   value: T | undefined;

@@ -41,7 +41,7 @@ export interface Setting {
 }
 
 /** `check` in `mkt status --json`. */
-export interface StatusCheck {
+interface StatusCheck {
   ok: boolean;
   symbol: string;
   /** The HTTP status of the answer; null when none came (the network). */

@@ -24,7 +24,7 @@ export function configFault(error: unknown, action: string, dir: string): unknow
 }
 
 /** "permission denied" from Node's "EACCES: permission denied, open '/x'". */
-export function faultReason(error: unknown): string {
+function faultReason(error: unknown): string {
   return /^E[A-Z0-9]+: ([^,]+)/.exec((error as Error).message)?.[1] ?? String((error as Error).message);
 }
 

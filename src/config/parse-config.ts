@@ -10,7 +10,7 @@ import type { ConfigData } from './config-data.js';
 import { ConfigError } from './errors.js';
 
 /** What to do about a config file mkt cannot use. */
-export function fixHint(file: string): string {
+function fixHint(file: string): string {
   return `fix it by hand, or move it aside (mv ${file} ${file}.bak) and run mkt login again`;
 }
 

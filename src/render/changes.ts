@@ -4,7 +4,7 @@
 import type { Quote } from '../api/types.js';
 import { compare, plainDecimal } from './decimal.js';
 
-export type Direction = 'up' | 'down' | 'same' | 'new';
+type Direction = 'up' | 'down' | 'same' | 'new';
 
 export interface PriceChange {
   direction: Direction;
@@ -50,7 +50,7 @@ export function comparePrice(previous: string | undefined, current: string): Pri
   return { direction: order > 0 ? 'up' : 'down', from: firstChangedDigit(previous, current) };
 }
 
-export function compareQuote(previous: Quote | undefined, current: Quote): QuoteChange {
+function compareQuote(previous: Quote | undefined, current: Quote): QuoteChange {
   const bid = comparePrice(previous?.bid, current.bid);
   const ask = comparePrice(previous?.ask, current.ask);
   const mid = comparePrice(previous?.mid, current.mid);

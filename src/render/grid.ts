@@ -223,7 +223,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * Terminal columns of plain text: one per code point (control characters are gone). Counted one by
  * one only when a surrogate pair is there: this runs for every cell, 70,000 times for 10,000 rows.
  */
-export function displayWidth(text: string): number {
+function displayWidth(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (const _ of text) count++;

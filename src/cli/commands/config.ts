@@ -24,7 +24,7 @@ interface KeySpec {
   fromToken?: { read(token: TokenRecord): string | undefined; what: string };
 }
 
-export const CONFIG_KEYS: Record<string, KeySpec> = {
+const CONFIG_KEYS: Record<string, KeySpec> = {
   'base-url': {
     field: 'base_url',
     describe: 'the service address, e.g. https://api.example.com',

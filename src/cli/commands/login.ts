@@ -16,7 +16,7 @@ import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
 import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
 
-export interface LoginOptions extends TargetFlags, NetworkFlags {
+interface LoginOptions extends TargetFlags, NetworkFlags {
   withApiKey?: boolean;
   apiKey?: string;
 }
@@ -50,7 +50,7 @@ Examples:
   });
 }
 
-export async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Promise<number> {
+async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Promise<number> {
   rejectSecretFlag(options.apiKey, '--api-key', secretHint({ ...API_KEY, stdinFlagGiven: false }));
   const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);

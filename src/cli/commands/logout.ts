@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { RunState } from '../run-state.js';
 import { resolveProfile } from '../settings.js';
 
-export interface LogoutOptions {
+interface LogoutOptions {
   profile?: string;
   all?: boolean;
 }
@@ -31,13 +31,13 @@ Examples:
     });
 }
 
-export async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
+async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
   if (options.all && options.profile !== undefined) throw new UsageError('--all and --profile cannot be used together');
   const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
   const removed: Array<{ name: string; token: TokenRecord }> = [];
   if (names.some((name) => deps.config.profile(name)?.token)) {
     // One write for all the profiles: one per profile, each reading and writing the whole file, took
-    // 3.7 s for 1,000 profiles and never let Ctrl-C in (issue 19, item 11).
+    // 3.7 s for 1,000 profiles and never let Ctrl-C in.
     await deps.config.updateProfiles((profiles) => {
       removed.length = 0;
       for (const name of names) {

@@ -8,7 +8,7 @@ import { parseInteger, type IntegerRange } from '../../shared/integer.js';
 import { isLoopback } from '../../shared/loopback.js';
 import { printable } from '../../shared/text.js';
 
-export interface SandboxFlags {
+interface SandboxFlags {
   host: string;
   port: string;
   clients?: string;
@@ -57,7 +57,7 @@ Examples:
     });
 }
 
-export async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
+async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
   const host = flags.host.trim();
   if (host === '') throw new UsageError('--host must not be empty', 'use --host 127.0.0.1');
   if (flags.readyFile !== undefined && flags.readyFile.trim() === '') throw new UsageError('--ready-file must not be empty', 'give a path, e.g. --ready-file sandbox.env');

@@ -104,7 +104,7 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
       issued_by: token?.base_url || null,
       expires_at: expiresAt ?? null,
       // Whole seconds toward zero, as the problem line counts them: 1.5 s past is "expired 1s ago"
-      // in both (issue 17, item 4). An expiry that is not a date counts as expired (issue 19, item 8).
+      // in both. An expiry that is not a date counts as expired.
       expires_in_seconds: left === undefined ? null : Math.trunc(left / 1000) + 0,
       expired: unreadable ? true : left === undefined ? null : left <= 0,
       fingerprint: token ? await fingerprint(token.access_token) : null,

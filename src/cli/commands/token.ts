@@ -17,7 +17,7 @@ import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Targ
 import { runTerminal } from '../terminal.js';
 import { writeJson, writeLines } from '../writer.js';
 
-export interface TokenOptions extends TargetFlags, NetworkFlags {
+interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;
   withClientSecret?: boolean;
   clientSecret?: string;
@@ -57,7 +57,7 @@ Examples:
   });
 }
 
-export async function runToken(deps: Deps, options: TokenOptions, state: RunState): Promise<number> {
+async function runToken(deps: Deps, options: TokenOptions, state: RunState): Promise<number> {
   rejectSecretFlag(options.clientSecret, '--client-secret', secretHint({ ...CLIENT_SECRET, stdinFlagGiven: false }));
   if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
   const settings = resolveSettings(deps, options, { creates: true });

@@ -15,7 +15,7 @@ export interface QuotesOptions extends TargetFlags, NetworkFlags {
   maxAge?: string;
   batchSize?: string;
   concurrency?: string;
-  // --- watch mode (issue 7; src/cli/watch/) ---
+  // --- watch mode (src/cli/watch/) ---
   watch?: boolean;
   interval?: string;
   count?: string;
