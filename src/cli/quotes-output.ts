@@ -70,7 +70,7 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   return 0;
 }
 
-export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
+function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
   const stale: string[] = [];
   for (const quote of data) if (isStale(quote.timestamp, now, maxAgeMs)) stale.push(quote.symbol);
   return stale;

@@ -221,6 +221,6 @@ function waitTooLong(error: RateLimitError, waitMs: number, maxWaitMs: number, n
 }
 
 /** Worth another try at the next poll: the network, a timeout, or the service's own trouble (5xx). */
-export function isTransient(error: unknown): error is Error {
+function isTransient(error: unknown): error is Error {
   return error instanceof NetworkError || error instanceof ServerError;
 }

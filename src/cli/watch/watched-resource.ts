@@ -28,7 +28,7 @@ export interface OutputContext<N extends string = string> {
 }
 
 /** What the pacing reads of a poll (pace.ts): the requests it sent, and the rate limit's headers of the last answer. */
-export interface PollPacing {
+interface PollPacing {
   requests: number;
   rateLimit: RateLimitInfo | undefined;
 }
