@@ -14,12 +14,18 @@ export class CredentialsError extends MktError {
   }
 }
 
-/** The answer came back but is incomplete or doubtful under --strict (missing, stale, future or impossible quotes): exit 3. */
+/**
+ * The answer came back but is incomplete or doubtful under --strict (missing, stale, future or
+ * impossible quotes): exit 3. `failedChecks`: the --check failures of the same run, reported with it
+ * (their lines, or `checks` in the JSON error object); its exit code 3 is the run's.
+ */
 export class IncompleteError extends MktError {
   override name = 'IncompleteError';
+  readonly failedChecks: CheckFailedError | undefined;
 
-  constructor(message: string, hint?: string) {
+  constructor(message: string, hint?: string, failedChecks?: CheckFailedError) {
     super('INCOMPLETE', message, { hint });
+    this.failedChecks = failedChecks;
   }
 }
 
@@ -38,6 +44,12 @@ export class CheckFailedError extends MktError {
     this.lines = report.lines;
     this.checks = report.checks;
   }
+}
+
+/** The failed checks an error carries: its own (exit 8), or those of a run that --strict also failed (exit 3). */
+export function failedChecksOf(error: unknown): CheckFailedError | undefined {
+  if (error instanceof CheckFailedError) return error;
+  return error instanceof IncompleteError ? error.failedChecks : undefined;
 }
 
 /** An --exec program that could not be started, exited with a status other than 0, or was killed: exit 1. */

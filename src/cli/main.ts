@@ -9,10 +9,13 @@ type ExitCodes = typeof import('./exit-codes.js');
 /** `commands`: the program's own (program.ts) unless given; tests give a command of their own. */
 export async function main(argv: string[], deps?: Deps, commands?: readonly RegisterCommand[]): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
-  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }] = await Promise.all([
-    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'),
+  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }, { splitProgramArgs }] = await Promise.all([
+    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'), import('./exec/split-program-args.js'),
   ]);
-  const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [] };
+  // `--exec PROGRAM -- ARG...`: the words after `--` are the program's, set apart before commander
+  // reads the rest, so none of them is taken for a flag or a symbol.
+  const { argv: words, programArgs } = splitProgramArgs(argv);
+  const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [], ...(programArgs === undefined ? {} : { programArgs }) };
   let own: ProcessDeps | undefined;
   let d: Deps | undefined;
   let code: number;
@@ -21,7 +24,7 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
   try {
     if (deps === undefined) own = await createProcessDeps();
     d = withScrubbedDiagnostics(deps ?? own!);
-    await createProgram(d, state, commands).parseAsync(argv, { from: 'user' });
+    await createProgram(d, state, commands).parseAsync(words, { from: 'user' });
     code = state.exitCode;
   } catch (error) {
     // commander.help: a command group run without its subcommand has printed its help (on stdout,
@@ -50,7 +53,7 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { CheckFailedError }] = await Promise.all([
+  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
@@ -73,8 +76,9 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   hint = hint === undefined ? undefined : clean(hint);
   requestId = requestId === undefined ? undefined : clean(requestId);
 
-  // Failed checks: each one, in words before the error's line, or as data in the JSON object.
-  const checks = error instanceof CheckFailedError ? error : undefined;
+  // Failed checks (exit 8, or with --strict's exit 3): each one, in words before the error's line,
+  // or as data in the JSON object.
+  const checks = failedChecksOf(error);
   if (errorsAsJson(deps, state.command)) {
     stderr.write(`${safeJson({
       error: {

@@ -1,13 +1,18 @@
 // What `mkt quotes` writes once the quotes are in: the data in the chosen format on stdout, then the
-// warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3.
+// warnings (missing, stale, quotes that cannot be right) on stderr, or, with --strict, exit 3; then
+// the --check verdict, exit 8 when one failed. When --strict and --check both fail, exit 3 wins, with
+// the failed checks reported too: the checks were decided on a result that is incomplete or
+// doubtful, and exit 8 is kept for prices that are there, fresh, and out of bounds.
 import { aheadOfClock, quoteProblems, type Quote, type QuotesResult } from '../api/index.js';
-import type { QuoteFieldName } from '../render/quote-fields.js';
+import type { CheckSet } from '../render/checks/compile-checks.js';
+import type { QuoteFieldName, QuotesDocument } from '../render/quote-fields.js';
 import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
 import { printable } from '../shared/text.js';
 import { IncompleteError } from './errors.js';
+import { judgeChecks } from './options/checks.js';
 import type { Format } from './options/format.js';
 import type { Terminal } from './terminal.js';
 import { writeResource } from './writer.js';
@@ -16,21 +21,28 @@ export interface WriteQuotesOptions {
   format: Format;
   /** --fields, checked against the format; undefined: the format's own. */
   fields?: readonly QuoteFieldName[];
-  symbolCount: number;
+  /** The symbols asked for, upper-cased: a --check on one with no quote fails. */
+  symbols: readonly string[];
   maxAgeMs: number | undefined;
   /** As typed, for the warning: `older than 30s`. */
   maxAge?: string;
   strict?: boolean;
+  /** --check, compiled before the request (options/checks.ts). */
+  checks?: CheckSet<Quote, QuotesDocument>;
 }
 
 /** Writes the result and returns the exit code (or throws IncompleteError under --strict). */
 export async function writeQuotes(terminal: Terminal, result: QuotesResult, options: WriteQuotesOptions): Promise<number> {
   const { maxAgeMs } = options;
-  const asked = options.symbolCount;
+  const asked = options.symbols.length;
   const now = terminal.now();
   const stale = maxAgeMs === undefined ? undefined : staleSymbols(result.data, now, maxAgeMs);
+  const model = quoteModel({ maxAgeMs });
+  const document = { ...result, stale };
   // JSON writes `missing` (and `stale`) after `data`, as quotes' declaration says (quote-model.ts).
-  await writeResource(terminal, quoteModel({ maxAgeMs }), { ...result, stale }, { format: options.format, fields: options.fields, now });
+  await writeResource(terminal, model, document, { format: options.format, fields: options.fields, now });
+  // Ages are counted from the instant the table shows them at.
+  const failedChecks = judgeChecks(model, options.checks, document, options.symbols, now);
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -50,13 +62,15 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   // The service answers for the symbols requested: what it sent besides is left out (the library's
   // `unasked`), and said, as the watch says it. Not a problem --strict fails on: nothing is missing.
   if (result.unasked.length > 0) terminal.stderr.write(`warning: the service sent quotes for symbols not asked for (${listSome(result.unasked)}); they are left out\n`);
-  if (problems.length === 0) return 0;
-  if (options.strict) throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0');
+  if (problems.length > 0 && options.strict) {
+    throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0', failedChecks);
+  }
   for (const problem of problems) terminal.stderr.write(`warning: ${problem}\n`);
+  if (failedChecks !== undefined) throw failedChecks;
   return 0;
 }
 
-export function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
+function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
   const stale: string[] = [];
   for (const quote of data) if (isStale(quote.timestamp, now, maxAgeMs)) stale.push(quote.symbol);
   return stale;

@@ -21,4 +21,6 @@ export interface RunState {
   terminal?: Terminal;
   /** How the settings of the run's client were given (client.ts), for hints that name them. */
   names?: SettingNames;
+  /** With --exec, the words after its `--`: the program's arguments (main.ts, exec/split-program-args.ts). */
+  programArgs?: readonly string[];
 }

@@ -4,7 +4,9 @@
 // declaration (a FieldSet): tsv, csv, json and ndjson (formats.ts) write the fields the service
 // sends, the table adds the ones it derives. Quotes are declared in quote-fields.ts and
 // quote-model.ts. A price is read as the text the service sent, never a float: the formats write its
-// digits as they came.
+// digits as they came. A resource that declares its checks (a CheckModel: which fields can be
+// compared, and how) gets --check, and --until and --exec on a watch, from the shared option modules.
+import type { CheckModel } from './checks/check-model.js';
 
 /**
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
@@ -83,6 +85,11 @@ interface Declaration<T, N extends string, D> {
    * whole document; without one, the table is a column per field (table.ts, fieldTable).
    */
   drawTable?(document: D, options: TableOptions<N>): string | Promise<string>;
+  /**
+   * What --check and --until may compare (render/checks/check-model.ts): a resource that declares it
+   * has the flags, compiled against it before any request and decided after the data is written.
+   */
+  checks?: CheckModel<T, D>;
 }
 
 /**
@@ -92,8 +99,8 @@ interface Declaration<T, N extends string, D> {
 export type FieldSet<T, N extends string = string, D = DataDocument<T>> = Declaration<T, N, D>
   & ([D] extends [DataDocument<T>] ? unknown : { document: DocumentDeclaration<T, D> });
 
-/** What --fields and the format options need of a declaration: the names, and which are derived. */
-export type FieldNames<N extends string = string> = Pick<FieldSet<never, N, never>, 'names' | 'sent'> & {
+/** What --fields and the format options need of a declaration: the names, which are derived, and whether it has checks (--check). */
+export type FieldNames<N extends string = string> = Pick<FieldSet<never, N, never>, 'names' | 'sent' | 'checks'> & {
   fields: Readonly<Record<N, Pick<Field<never, N>, 'derived'>>>;
 };
 

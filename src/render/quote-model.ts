@@ -1,8 +1,10 @@
 // Quotes as a declared resource (fields.ts): their fields (quote-fields.ts), their JSON document
 // (`data`, then `missing`, then `stale` with --max-age), and their own table (quote-table.ts: the
-// spread, the age, marks for crossed, locked, stale and impossible quotes). renderersFor(QUOTE_MODEL)
-// gives every format; the table is loaded, with chalk, only when one is drawn.
+// spread, the age, marks for crossed, locked, stale and impossible quotes), and their checks
+// (checks/quote-check-model.ts). renderersFor(QUOTE_MODEL) gives every format; the table is loaded,
+// with chalk, only when one is drawn.
 import type { Quote } from '../api/types.js';
+import { QUOTE_CHECK_MODEL } from './checks/quote-check-model.js';
 import type { FieldSet, TableOptions } from './fields.js';
 import { QUOTE_FIELD_NAMES, QUOTE_FIELDS, QUOTE_SENT_FIELDS, QUOTE_TABLE_FIELDS, type QuoteFieldName, type QuotesDocument } from './quote-fields.js';
 
@@ -25,6 +27,7 @@ export function quoteModel(options: QuoteModelOptions = {}): QuoteModel {
       const { renderQuoteTable } = await import('./quote-table.js');
       return renderQuoteTable(document.data, { ...table, maxAgeMs: options.maxAgeMs });
     },
+    checks: QUOTE_CHECK_MODEL,
   };
 }
 

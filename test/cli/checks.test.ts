@@ -1,17 +1,25 @@
-// Exit 8 through main, as a command that checks its result reports it: a made-up command here, wired
-// as mkt quotes and mkt value will be (compile before any request, write the data, evaluate, throw).
+// --check for any resource that declares checks: a made-up resource here (balances, with a total
+// for the whole result), registered as a command with nothing of checks in it but the two calls
+// every command makes (compile before the request, write and decide after it); the flag comes from
+// its declaration (addFormatOptions). And exit 8 in the exit-code contract.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/index.js';
 import { EXIT_CODE_TABLE, ExitCode, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { CheckFailedError } from '../../src/cli/errors.js';
 import { main } from '../../src/cli/main.js';
-import { addCheckOptions, checksFailedError, untilNeverHeldError, type CheckFlags } from '../../src/cli/options/checks.js';
+import { checksFailedError, compileCheckFlags, untilNeverHeldError, type CheckFlags } from '../../src/cli/options/checks.js';
+import { commandOptions } from '../../src/cli/options/command-options.js';
+import { addFormatOptions, chooseFormat, type FormatFlags } from '../../src/cli/options/format.js';
 import { COMMANDS, type RegisterCommand } from '../../src/cli/program.js';
+import { runTerminal } from '../../src/cli/terminal.js';
+import { writeChecked } from '../../src/cli/write-checked.js';
+import type { CheckModel } from '../../src/render/checks/check-model.js';
 import { compileChecks } from '../../src/render/checks/compile-checks.js';
 import { evaluateChecks } from '../../src/render/checks/evaluate-checks.js';
 import { evaluateUntil } from '../../src/render/checks/evaluate-until.js';
 import { QUOTE_CHECK_MODEL } from '../../src/render/checks/quote-check-model.js';
+import type { FieldSet } from '../../src/render/fields.js';
 import { createTestDeps } from '../helpers/cli.js';
 
 const AT = '2026-01-05T14:30:15.250Z';
@@ -21,87 +29,141 @@ const QUOTES: Quote[] = [
   { symbol: 'AAPL', bid: '227.10', ask: '227.14', mid: '227.12', timestamp: AT },
 ];
 
-/** `mkt checked SYMBOL... --check EXPR`: the quotes above for the symbols asked for, as TSV or JSON. */
-let requests = 0;
-const registerChecked: RegisterCommand = (program, deps, state) => {
-  const command = program.command('checked').argument('[symbol...]').option('--json');
-  addCheckOptions(command, { watch: false }).action(async (args: string[], options: CheckFlags & { json?: boolean }) => {
-    const keys = args.map((symbol) => symbol.toUpperCase());
-    const set = compileChecks(options.check ?? [], QUOTE_CHECK_MODEL, { flag: '--check', keys });
-    requests++;
-    const rows = QUOTES.filter((quote) => keys.includes(quote.symbol));
-    deps.io.stdout.write(options.json ? `${JSON.stringify({ data: rows })}\n` : rows.map((quote) => `${quote.symbol}\t${quote.bid}\n`).join(''));
-    const verdict = evaluateChecks(set, { rows, keys }, deps.now());
-    if (verdict.failures.length > 0) throw checksFailedError(verdict, QUOTE_CHECK_MODEL.rowNoun);
-    state.exitCode = 0;
-  });
+interface Balance {
+  account: string;
+  amount: string;
+  updated: string;
+}
+
+interface Balances {
+  balances: readonly Balance[];
+  /** The sum of the amounts, exact. */
+  total: string;
+}
+
+type BalanceField = 'account' | 'amount' | 'updated';
+
+const BALANCE_CHECKS: CheckModel<Balance, Balances> = {
+  rowNoun: 'balance',
+  rowKey: (balance) => balance.account.toUpperCase(),
+  fields: [
+    { name: 'amount', kind: 'decimal', description: 'as held', value: (balance) => balance.amount },
+    { name: 'age', kind: 'duration', description: 'since it was updated', value: (balance, now) => now - Date.parse(balance.updated) },
+  ],
+  documentFields: [{ name: 'total', kind: 'decimal', description: 'the sum', value: (document) => document.total }],
 };
+
+const FIELDS: FieldSet<Balance, BalanceField, Balances>['fields'] = {
+  account: { name: 'account', title: 'Account', kind: 'text', derived: false, align: 'left', read: (item) => item.account },
+  amount: { name: 'amount', title: 'Amount', kind: 'price', derived: false, align: 'right', read: (item) => item.amount },
+  updated: { name: 'updated', title: 'Updated', kind: 'time', derived: false, align: 'left', read: (item) => item.updated },
+};
+
+/** Declared with checks: the command gets --check from addFormatOptions. */
+const BALANCE_MODEL: FieldSet<Balance, BalanceField, Balances> = {
+  fields: FIELDS,
+  names: ['account', 'amount', 'updated'],
+  sent: ['account', 'amount', 'updated'],
+  table: ['account', 'amount', 'updated'],
+  document: { items: 'balances', after: [{ name: 'total', kind: 'decimal' }] },
+  checks: BALANCE_CHECKS,
+};
+
+/** The same resource declared without checks: no --check. */
+const UNCHECKED_MODEL: FieldSet<Balance, BalanceField, Balances> = { ...BALANCE_MODEL, checks: undefined };
+
+// 0.1 + 0.20000000000000000001, added by hand: a double would make it 0.30000000000000004.
+const BALANCES: Balance[] = [
+  { account: 'ACC1', amount: '0.1', updated: AT },
+  { account: 'ACC2', amount: '0.20000000000000000001', updated: AT },
+];
+const TOTAL = '0.30000000000000000001';
+
+let requests = 0;
+/** `mkt balances ACCOUNT...`: the balances above for the accounts asked for, in the chosen format. */
+function registerBalances(model: FieldSet<Balance, BalanceField, Balances>, name = 'balances'): RegisterCommand {
+  return (program, deps, state) => {
+    const command = program.command(name).argument('[account...]');
+    addFormatOptions(command, model).action(async (args: string[], _options: unknown, self) => {
+      const options = commandOptions<CheckFlags & FormatFlags>(self);
+      const keys = args.map((account) => account.toUpperCase());
+      const checks = compileCheckFlags(model, options, keys);
+      requests++;
+      const balances = BALANCES.filter((balance) => keys.includes(balance.account));
+      await writeChecked(runTerminal(deps, state), model, { balances, total: balances.length === 2 ? TOTAL : balances[0]?.amount ?? '0' }, {
+        format: chooseFormat(deps, options), checks, keys,
+      });
+      state.exitCode = 0;
+    });
+  };
+}
 
 async function run(argv: string[]) {
   requests = 0;
   const test = createTestDeps({ now: () => NOW });
-  const code = await main(argv, test.deps, [...COMMANDS, registerChecked]);
+  const code = await main(argv, test.deps, [...COMMANDS, registerBalances(BALANCE_MODEL), registerBalances(UNCHECKED_MODEL, 'unchecked')]);
   return { code, stdout: test.stdout(), stderr: test.stderr(), requests };
 }
 
-describe('--check through main', () => {
-  it('all hold, exactly: exit 0, the data, nothing on stderr', async () => {
-    const result = await run(['checked', 'EURUSD', 'AAPL', '--check', 'EURUSD.bid > 1.0841500000000000009', '--check', 'EURUSD.spread <= 0.000020000000000002', '--check', 'age < 5s']);
-    expect(result).toEqual({ code: 0, stdout: 'EURUSD\t1.084150000000000001\nAAPL\t227.10\n', stderr: '', requests: 1 });
+describe('--check on any resource that declares checks', () => {
+  it('the flag comes from the declaration: a resource declared without checks has none', async () => {
+    expect((await run(['balances', '--help'])).stdout).toMatch(/--check <expr> +exit 8 unless \[SYMBOL\.\]FIELD OP VALUE holds/);
+    expect((await run(['unchecked', '--help'])).stdout).not.toContain('--check');
+    const refused = await run(['unchecked', 'ACC1', '--check', 'amount > 0']);
+    expect(refused).toMatchObject({ code: 2, stdout: '', requests: 0 });
+    expect(refused.stderr).toMatch(/^error: unknown option '--check'/);
   });
 
-  it('a failed check: the data first, then each failure and the error, exit 8', async () => {
-    const result = await run(['checked', 'EURUSD', 'AAPL', 'GBPUSD', '--check', 'EURUSD.bid < 1', '--check', 'spread < 0.01', '--check', 'age < 5s']);
+  it('all hold, exactly, a field of the whole result among them: exit 0, the data, nothing on stderr', async () => {
+    // A double reads the total as 0.3, which is not more than 0.3.
+    expect(Number(TOTAL) > 0.3).toBe(false);
+    const result = await run(['balances', 'ACC1', 'ACC2', '--format', 'tsv', '--check', 'total > 0.3', '--check', `total == ${TOTAL}`, '--check', 'ACC2.amount > 0.2', '--check', 'age <= 2s']);
+    expect(result).toEqual({ code: 0, stdout: `account\tamount\tupdated\nACC1\t0.1\t${AT}\nACC2\t0.20000000000000000001\t${AT}\n`, stderr: '', requests: 1 });
+  });
+
+  it('failed checks: the data first, then each failure and the error, exit 8; an account with no row fails what applies to it', async () => {
+    const result = await run(['balances', 'ACC1', 'ACC2', 'ACC3', '--format', 'tsv', '--check', 'total < 0.3', '--check', 'amount >= 0.2', '--check', 'age < 1s']);
     expect(result.code).toBe(8);
-    expect(result.stdout).toBe('EURUSD\t1.084150000000000001\nAAPL\t227.10\n');
+    expect(result.stdout).toBe(`account\tamount\tupdated\nACC1\t0.1\t${AT}\nACC2\t0.20000000000000000001\t${AT}\n`);
     expect(result.stderr).toBe([
-      'check failed: EURUSD.bid is 1.084150000000000001, not < 1',
-      'check failed: AAPL.spread is 0.04, not < 0.01',
-      'check failed: GBPUSD has no quote, so GBPUSD.spread < 0.01 fails',
-      'check failed: GBPUSD has no quote, so GBPUSD.age < 5s fails',
-      'error: 3 of 3 checks failed (4 failures)',
+      `check failed: total is ${TOTAL}, not < 0.3`,
+      'check failed: ACC1.amount is 0.1, not >= 0.2',
+      'check failed: ACC3 has no balance, so ACC3.amount >= 0.2 fails',
+      'check failed: ACC1.age is 2s, not < 1s',
+      'check failed: ACC2.age is 2s, not < 1s',
+      'check failed: ACC3 has no balance, so ACC3.age < 1s fails',
+      'error: 3 of 3 checks failed (6 failures)',
       'hint: the data written is as the service sent it; each check is decided on its exact digits',
       '',
     ].join('\n'));
   });
 
-  it('under JSON, the report is the JSON error object with every failed check in it', async () => {
-    const result = await run(['checked', 'EURUSD', '--json', '--check', 'EURUSD.bid < 1', '--check', 'EURUSD.age < 1500ms']);
+  it('under JSON, the data is the declared document and the report is the JSON error object with every failed check', async () => {
+    const result = await run(['balances', 'ACC1', 'ACC2', '--json', '--check', 'total != ' + TOTAL, '--check', 'ACC1.amount > 0.1']);
     expect(result.code).toBe(8);
-    expect(JSON.parse(result.stdout).data[0].bid).toBe('1.084150000000000001');
-    expect(result.stderr.endsWith('\n')).toBe(true);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).toContain(`"total": ${TOTAL}\n}`);
     expect(JSON.parse(result.stderr)).toEqual({
       error: {
-        code: 'CHECK_FAILED',
-        message: '2 of 2 checks failed',
-        status: null,
-        exit_code: 8,
-        hint: 'the data written is as the service sent it; each check is decided on its exact digits',
-        request_id: null,
+        code: 'CHECK_FAILED', message: '2 of 2 checks failed', status: null, exit_code: 8,
+        hint: 'the data written is as the service sent it; each check is decided on its exact digits', request_id: null,
         checks: [
-          {
-            expression: 'EURUSD.bid < 1', symbol: 'EURUSD', field: 'bid', kind: 'decimal', op: '<', expected: '1',
-            actual: '1.084150000000000001', reason: 'not_met', message: 'EURUSD.bid is 1.084150000000000001, not < 1',
-          },
-          {
-            expression: 'EURUSD.age < 1500ms', symbol: 'EURUSD', field: 'age', kind: 'duration', op: '<', expected: '1500',
-            actual: '2000', reason: 'not_met', message: 'EURUSD.age is 2s, not < 1500ms',
-          },
+          { expression: `total != ${TOTAL}`, symbol: null, field: 'total', kind: 'decimal', op: '!=', expected: TOTAL, actual: TOTAL, reason: 'not_met', message: `total is ${TOTAL}, not != ${TOTAL}` },
+          { expression: 'ACC1.amount > 0.1', symbol: 'ACC1', field: 'amount', kind: 'decimal', op: '>', expected: '0.1', actual: '0.1', reason: 'not_met', message: 'ACC1.amount is 0.1, not > 0.1' },
         ],
       },
     });
   });
 
   it.each([
-    [['--check', 'EURUSD.bidd > 1'], 'error: --check "EURUSD.bidd > 1": unknown field "bidd"; the fields: bid, ask, mid, spread, spread_bps, age\n'],
-    [['--check', 'GBPUSD.bid > 1'], 'error: --check "GBPUSD.bid > 1": GBPUSD is not among the symbols asked for\n'],
+    [['--check', 'ACC1.amountt > 1'], 'error: --check "ACC1.amountt > 1": unknown field "amountt"; the fields of each row: amount, age; of the whole result: total\n'],
+    [['--check', 'ACC9.amount > 1'], 'error: --check "ACC9.amount > 1": ACC9 is not among the symbols asked for\n'],
+    [['--check', 'ACC1.total > 1'], 'error: --check "ACC1.total > 1": total belongs to the whole result, not to a symbol\n'],
     [['--check', 'age < 30'], 'error: --check "age < 30": age is a duration: give its unit, as in 30s, 500ms, 2m or 1h, not 30\n'],
-    [['--check', 'bid > 30s'], 'error: --check "bid > 30s": bid is a decimal, not a duration\n'],
-    [['--check', 'bid = 1'], 'error: --check "bid = 1": unknown operator "="; did you mean ==?\n'],
-    [['--check', 'EURUSD.bid'], 'error: --check "EURUSD.bid": it has no operator\n'],
+    [['--check', 'total > 30s'], 'error: --check "total > 30s": total is a decimal, not a duration\n'],
+    [['--check', 'amount = 1'], 'error: --check "amount = 1": unknown operator "="; did you mean ==?\n'],
+    [['--check', 'ACC1.amount'], 'error: --check "ACC1.amount": it has no operator\n'],
   ])('refused before any request, exit 2: %j', async (flags, first) => {
-    const result = await run(['checked', 'EURUSD', ...flags]);
+    const result = await run(['balances', 'ACC1', ...flags]);
     expect(result).toMatchObject({ code: 2, stdout: '', requests: 0 });
     expect(result.stderr.startsWith(first)).toBe(true);
     expect(result.stderr).toMatch(/\nhint: /);

@@ -7,7 +7,8 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
-import { quote } from './quotes.js';
+import type { Quote } from '../../src/api/types.js';
+import { quote, quotesJson } from './quotes.js';
 
 interface SeenRequest {
   method: string;
@@ -220,4 +221,16 @@ export function streamFiller(res: ServerResponse, total: number): Promise<{ writ
     };
     pump();
   });
+}
+
+/**
+ * Answers a quotes request with 200 and, of `quotes`, those for the symbols asked for (in any case),
+ * in the wire form: prices as JSON numbers with every digit given, so a test can send literals the
+ * sandbox never would (1.084150000000000001), and symbols holding anything.
+ */
+export function sendTheseQuotes(req: IncomingMessage, res: ServerResponse, quotes: readonly Quote[]): void {
+  const asked = new Set(symbolsOf(req).map((symbol) => symbol.toUpperCase()));
+  const body = quotesJson(quotes.filter((item) => asked.has(item.symbol.toUpperCase())));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }

@@ -1,11 +1,11 @@
 // The live board in-process, for the tests that drive it: a terminal whose size and output the test
-// controls, a TTY stdin for keys, a clock that each sleep moves instead of waiting, and runWatch
-// called as quotes.ts calls it.
+// controls, a TTY stdin for keys, a clock that each sleep moves instead of waiting, and the quotes'
+// watch called as quotes.ts calls it.
 import { PassThrough } from 'node:stream';
 import { AbortError } from '../../src/api/errors.js';
 import type { Deps } from '../../src/cli/deps.js';
 import type { RunState } from '../../src/cli/run-state.js';
-import { runWatch, type WatchRequest } from '../../src/cli/watch/run-watch.js';
+import { watchQuotes, type WatchRequest } from '../../src/cli/watch/quotes-watch.js';
 import type { WatchTerminal } from '../../src/cli/watch/terminal.js';
 import type { History } from '../../src/render/sparkline.js';
 import { createTestDeps } from '../helpers/cli.js';
@@ -109,7 +109,7 @@ export async function watchBoard(
   const request: WatchRequest = { symbols, venue: undefined, batchSize: undefined, concurrency: undefined, maxAgeMs: undefined };
   const state: RunState = { exitCode: 0, cleanups: [] };
   try {
-    return await runWatch(deps, request, { watch: true, interval: '1s', ...args }, state, terminal, history);
+    return await watchQuotes(deps, request, { watch: true, interval: '1s', ...args }, state, terminal, history);
   } finally {
     for (const cleanup of state.cleanups) await cleanup();
   }

@@ -2,19 +2,21 @@
 // did not get.
 import type { Command } from 'commander';
 import type { QuotesResult } from '../../api/index.js';
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_INTERVAL_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY, MIN_INTERVAL_MS } from '../../shared/limits.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
-import { formatDuration, parseDuration } from '../../shared/duration.js';
+import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createCommandClient } from '../client.js';
+import { compileCheckFlags } from '../options/checks.js';
 import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
 import { addTargetOptions } from '../options/target.js';
+import { addWatchOptions } from '../options/watch.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import type { RunState } from '../run-state.js';
 import { collectSymbols } from '../symbols.js';
@@ -32,11 +34,9 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .option('--strict', 'exit 3 when a symbol is missing, a quote is stale, or a quote cannot be right (a negative price, a mid outside bid..ask, a date that does not exist)')
     .option('--max-age <duration>', 'quotes older than this are stale, e.g. 30s')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
-    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
-    // --- watch mode (src/cli/watch/) ---
-    .option('-w, --watch', 'keep polling: a live board on a terminal (q quits), NDJSON in a pipe')
-    .option('--interval <duration>', `with --watch: time between polls, at least ${formatDuration(MIN_INTERVAL_MS)} (default ${formatDuration(DEFAULT_INTERVAL_MS)})`)
-    .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)')
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`);
+  // --- watch mode (src/cli/watch/) ---
+  addWatchOptions(command, QUOTE_MODEL, { pipe: 'NDJSON' })
     .option('--changes-only', 'with --watch: only the quotes whose prices changed since the previous poll (the board hides the rest)')
     .addHelpText('after', `
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
@@ -49,7 +49,9 @@ Examples:
   $ mkt quotes EURUSD AAPL --fields symbol,bid,ask --format csv
   $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
   $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
-  $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .`);
+  $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .
+  $ mkt quotes EURUSD AAPL --check 'spread_bps < 5' --check 'AAPL.bid >= 100'   # exit 8 if one fails
+  $ mkt quotes EURUSD --watch --until 'EURUSD.bid > 1.09' --exec ./notify -- 'EURUSD is up'`);
   addNetworkOptions(addTargetOptions(command)).action(async (args: string[], _options: QuotesOptions, self: Command) => {
     state.exitCode = await runQuotes(deps, args, commandOptions<QuotesOptions>(self), state);
   });
@@ -70,16 +72,19 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
   }
   // Its errors in its words: a rate-limit plan counts the symbols asked for.
   state.explain = quotesExplainer(deps, options, symbols.length);
-  // The format asked for (--format, --json, MKT_FORMAT, the profile), decided here for a one-shot
-  // run and a watch alike; each has its own default when none is.
-  const chosen = chosenFormat(deps, options);
   // --- watch mode: loaded only when asked for, so plain `mkt quotes` starts as fast ---
   if (options.watch || options.interval !== undefined || options.count !== undefined || options.changesOnly) {
-    const { runWatch } = await import('../watch/run-watch.js');
-    return runWatch(deps, { symbols, venue, batchSize, concurrency, maxAgeMs, format: chosen }, options, state);
+    if (!options.watch) {
+      throw new UsageError('--interval, --count and --changes-only only apply with --watch', 'add --watch, e.g. mkt quotes EURUSD --watch --interval 5s');
+    }
+    const { watchQuotes } = await import('../watch/quotes-watch.js');
+    return watchQuotes(deps, { symbols, venue, batchSize, concurrency, maxAgeMs }, options, state);
   }
-  const format = chosen?.format ?? defaultFormat(deps);
+  // The format asked for (--format, --json, MKT_FORMAT, the profile), or the default.
+  const format = chosenFormat(deps, options)?.format ?? defaultFormat(deps);
   const fields = parseFields(options.fields, format, QUOTE_MODEL);
+  // --check, before any request (exit 2 for a bad one); decided once the quotes are written.
+  const checks = compileCheckFlags(QUOTE_MODEL, options, symbols);
 
   // Its token source renews a client-credentials token once after a 401, and the request is asked again.
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency: concurrency ?? DEFAULT_CONCURRENCY });
@@ -90,5 +95,5 @@ export async function runQuotes(deps: Deps, args: string[], options: QuotesOptio
     progress.stop();
   }
 
-  return writeQuotes(runTerminal(deps, state), result, { ...options, symbolCount: symbols.length, format, fields, maxAgeMs });
+  return writeQuotes(runTerminal(deps, state), result, { ...options, symbols, format, fields, maxAgeMs, checks });
 }

@@ -15,8 +15,10 @@ import { ProgramFailedError } from '../errors.js';
 import type { Env, Output } from '../io.js';
 
 export interface ProgramCall {
-  /** As given to --exec: a name looked up on PATH, or a path. */
+  /** As given to --exec: a name looked up on PATH, or a path; what messages name, and the program's argv[0]. */
   program: string;
+  /** The file findProgram found for it, run as it is (no second PATH search); `program` when not given. */
+  file?: string;
   /** The words after `--`. */
   args: readonly string[];
 }
@@ -46,7 +48,7 @@ export async function runProgram(call: ProgramCall, options: RunProgramOptions):
   const spawn = options.spawn ?? nodeSpawn;
   let child: ChildProcess;
   try {
-    child = spawn(call.program, [...call.args], { shell: false, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    child = spawn(call.file ?? call.program, [...call.args], { shell: false, argv0: call.program, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   } catch (error) {
     throw cannotStart(call.program, error as NodeJS.ErrnoException);
   }

@@ -4,6 +4,7 @@
 // watch: the board on a terminal, NDJSON in a pipe). And --fields, checked against the declaration.
 import { Option, type Command } from 'commander';
 import type { Deps } from '../deps.js';
+import { addCheckOption } from './checks.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
@@ -81,19 +82,21 @@ export function parseFields<N extends string>(text: string | undefined, format: 
 }
 
 /**
- * -f/--format, --json and --fields, for a command that writes a resource declared as a FieldSet.
- * --fields takes a list, so commander's choices() (one word) cannot check it; parseFields does. The
- * names are still the option's choices for completion and help.
+ * -f/--format, --json and --fields, for a command that writes a resource declared as a FieldSet, and
+ * --check when the declaration has checks (options/checks.ts). --fields takes a list, so
+ * commander's choices() (one word) cannot check it; parseFields does. The names are still the
+ * option's choices for completion and help.
  */
 export function addFormatOptions(command: Command, model: FieldNames): Command {
   const derived = model.names.filter((name) => model.fields[name]?.derived === true);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
   fields.argChoices = [...model.names];
-  return command
+  command
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
     .option('--json', 'the same as --format json')
     .addOption(fields);
+  return model.checks === undefined ? command : addCheckOption(command);
 }
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */

@@ -1,8 +1,9 @@
-// The watch on a terminal: the board drawn in place on the alternate screen, the cursor hidden,
-// one write per frame (cursor home, each line cleared to its end, the rest of the screen cleared)
-// so there is no flicker; redrawn on resize and, while the watch waits, once a second so ages
-// grow; the screen and cursor given back by stop(), which leaves the last board on the normal screen
-// when the watch ended by itself, and by suspend() for as long as the process is stopped (Ctrl-Z).
+// The quotes' live board on a terminal: the quotes table with changed prices highlighted, a
+// sparkline per symbol and status lines (render/board.ts), drawn in place on the alternate screen
+// (live-screen.ts); redrawn on resize and, while the watch waits, once a second so ages grow; the
+// screen and cursor given back by stop(), which leaves the last board on the normal screen when the
+// watch ended by itself (with the line saying why, when --until held), and by suspend() for as long
+// as the process is stopped (Ctrl-Z).
 import type { Quote } from '../../api/index.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
@@ -12,14 +13,10 @@ import { scrubSecrets } from '../secrets.js';
 import type { Terminal } from '../terminal.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
 import type { Suspendable } from './job-control.js';
+import { createLiveScreen } from './live-screen.js';
 import type { WatchTerminal } from './terminal.js';
-import type { WatchOutput } from './watch-output.js';
+import type { QuotePoll, WatchOutput } from './watch-output.js';
 
-const ENTER = '\u001b[?1049h\u001b[?25l'; // alternate screen on, cursor hidden
-const LEAVE = '\u001b[?25h\u001b[?1049l'; // cursor shown, alternate screen off
-const HOME = '\u001b[H';
-const CLEAR_LINE_END = '\u001b[K';
-const CLEAR_SCREEN_END = '\u001b[J';
 /** Mid prices kept per symbol for the sparkline: memory only, bounded. */
 export const HISTORY_POINTS = 30;
 
@@ -38,7 +35,7 @@ export interface BoardOutputOptions {
  * `screen`: the run's terminal (colour, characters, clock, stdout); `terminal`: its live size and
  * resizes. `deps` only for the secrets to scrub from the retry line.
  */
-export type BoardOutput = WatchOutput & Suspendable;
+export type BoardOutput<R = QuotePoll> = WatchOutput<R> & Suspendable;
 
 export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchTerminal, options: BoardOutputOptions): BoardOutput {
   const history = options.history ?? new History(HISTORY_POINTS);
@@ -51,31 +48,17 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
   const status: BoardStatus = {
     polls: 0, updatedAt: undefined, intervalMs: options.intervalMs, rateLimit: undefined, throttledUntil: undefined, problem: undefined,
   };
-  let active = false;
-  let suspended = false;
-  let unsubscribe = () => {};
-
   /** The board's lines; every quote's when `rows` is undefined. */
   const frame = (rows: number | undefined) => renderBoard(
     { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
     // A terminal that reports a width of 0 (script, some CI runners) is taken to be COLUMNS or 80 wide.
     { color: screen.color, ascii: screen.ascii, columns: screen.widthOf(terminal.size().columns) ?? 80, rows, now: screen.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
   );
-  const draw = () => {
-    if (!active || suspended) return;
-    const { rows } = terminal.size();
-    const lines = frame(rows === 0 ? 24 : rows);
-    // \r\n rather than \n: correct whether or not the terminal translates newlines in raw mode.
-    screen.stdout.write(`${HOME}${lines.map((line) => `${line}${CLEAR_LINE_END}`).join('\r\n')}${CLEAR_SCREEN_END}`);
-  };
+  const live = createLiveScreen(deps, screen, terminal, frame);
+  const draw = live.draw;
 
   return {
-    start() {
-      active = true;
-      screen.stdout.write(ENTER);
-      unsubscribe = terminal.onResize(draw);
-      draw();
-    },
+    start: live.start,
     update(poll) {
       const all = poll.result.data;
       const allKeys = quoteKeys(all);
@@ -104,28 +87,17 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
       draw();
     },
     tick: draw,
-    suspend() {
-      if (!active || suspended) return;
-      suspended = true;
-      deps.io.stdout.write(LEAVE);
-    },
-    resume() {
-      if (!active) return;
-      suspended = false;
-      // Also after a SIGCONT the board did not ask for: what the shell wrote is drawn over.
-      deps.io.stdout.write(ENTER);
-      draw();
-    },
-    stop(finished) {
-      if (!active) return;
-      active = false;
-      unsubscribe();
-      // A watch that ended by itself (--count, an error) leaves its last quotes on the normal screen,
-      // as `gh run watch` leaves its final state: drawn once more there, every row, no "q to quit",
-      // and no retry or throttling that will not come (main says what ended it).
+    suspend: live.suspend,
+    resume: live.resume,
+    stop(finished, ending) {
+      if (!live.active) return;
+      // A watch that ended by itself (--count, --until, an error) leaves its last quotes on the normal
+      // screen, as `gh run watch` leaves its final state: drawn once more there, every row, no "q to
+      // quit", and no retry or throttling that will not come (main says what ended it; the line
+      // below the board says when --until held).
       Object.assign(status, { ended: true, problem: undefined, throttledUntil: undefined });
-      const last = finished && status.updatedAt !== undefined ? `${frame(undefined).join('\r\n')}\r\n` : '';
-      screen.stdout.write(`${LEAVE}${last}`);
+      const last = finished && status.updatedAt !== undefined ? frame(undefined) : [];
+      live.stop(finished && ending !== undefined ? [...last, ending] : last);
     },
   };
 }

@@ -2,14 +2,15 @@
 // each poll drawn as the plain ASCII table of a one-shot `mkt quotes`, under a line saying which
 // poll it is, one after another; no cursor movement, no alternate screen, no key reading (Ctrl-C
 // ends it). What the board would show in its status lines (throttling, errors, missing symbols) is
-// a warning on stderr, as in the NDJSON stream (watch-warnings.ts).
+// a warning on stderr, as in the NDJSON stream (watch-warnings.ts); when --until held, a line says so
+// below the last table.
 import { renderQuoteTable } from '../../render/quote-table.js';
 import { formatDuration } from '../../shared/duration.js';
 import { formatClock } from '../../shared/time.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
 import type { Terminal } from '../terminal.js';
 import type { WatchTerminal } from './terminal.js';
-import type { WatchOutput } from './watch-output.js';
+import type { QuotePoll, WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
 
 export interface PlainOutputOptions {
@@ -22,7 +23,7 @@ export interface PlainOutputOptions {
 }
 
 /** `screen`: the run's terminal (colour, stdout, stderr); `terminal`: its width at each poll. */
-export function createPlainOutput(screen: Terminal, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput {
+export function createPlainOutput(screen: Terminal, terminal: WatchTerminal, options: PlainOutputOptions): WatchOutput<QuotePoll> {
   const warnings = createWatchWarnings(screen);
   return {
     start() {},
@@ -37,10 +38,13 @@ export function createPlainOutput(screen: Terminal, terminal: WatchTerminal, opt
         ? renderQuoteTable(data, { color: screen.color, now: at, maxAgeMs: options.maxAgeMs, columns: screen.widthOf(terminal.size().columns), ascii: true, fields: options.fields })
         : 'no price changed at the latest poll\n';
       screen.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
-      warnings.afterPoll({ result, ignored, throttledUntil });
+      warnings.afterPoll({ missing: result.missing, ignored, rateLimit: result.rateLimit, throttledUntil });
     },
     rateLimited: warnings.rateLimited,
     failed: warnings.failed,
-    stop() {},
+    stop(finished, ending) {
+      // Below the last table, as on the board: why the watch ended (--until held).
+      if (finished && ending !== undefined) screen.stdout.write(`${ending}\n`);
+    },
   };
 }

@@ -7,7 +7,7 @@ import type { QuoteFieldName } from '../../render/quote-fields.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
 import type { Terminal } from '../terminal.js';
 import { streamResource } from '../writer.js';
-import type { WatchOutput } from './watch-output.js';
+import type { QuotePoll, WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
 
 export interface StreamOutputOptions {
@@ -18,7 +18,7 @@ export interface StreamOutputOptions {
   fields?: readonly QuoteFieldName[];
 }
 
-export function createStreamOutput(terminal: Terminal, options: StreamOutputOptions): WatchOutput {
+export function createStreamOutput(terminal: Terminal, options: StreamOutputOptions): WatchOutput<QuotePoll> {
   const stream = streamResource(terminal, QUOTE_MODEL, { format: options.format ?? 'ndjson', fields: options.fields })
     ?? streamResource(terminal, QUOTE_MODEL, { format: 'ndjson', fields: options.fields })!;
   const warnings = createWatchWarnings(terminal);
@@ -27,10 +27,11 @@ export function createStreamOutput(terminal: Terminal, options: StreamOutputOpti
     update({ result, ignored, changes, throttledUntil, at }) {
       const data = options.changesOnly ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
       stream.write(data, at);
-      warnings.afterPoll({ result, ignored, throttledUntil });
+      warnings.afterPoll({ missing: result.missing, ignored, rateLimit: result.rateLimit, throttledUntil });
     },
     rateLimited: warnings.rateLimited,
     failed: warnings.failed,
+    // Programs read the stream: it ends with the last poll's lines, whatever ended it.
     stop() {},
   };
 }

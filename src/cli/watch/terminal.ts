@@ -6,7 +6,7 @@
 // process here; tests pass their own WatchTerminal and call its listeners.
 import type { Deps } from '../deps.js';
 
-export interface TerminalSize {
+interface TerminalSize {
   columns: number | undefined;
   rows: number | undefined;
 }

@@ -5,10 +5,21 @@
 import { printable } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
 import type { Terminal } from '../terminal.js';
-import type { PollUpdate, WatchOutput } from './watch-output.js';
+import type { RateLimitInfo } from '../../api/index.js';
+import type { WatchOutput } from './watch-output.js';
 
-export type WatchWarnings = Pick<WatchOutput, 'rateLimited' | 'failed'> & {
-  afterPoll(poll: Pick<PollUpdate, 'result' | 'ignored' | 'throttledUntil'>): void;
+/** What a poll says that people are warned about, whatever the resource. */
+export interface PollNews {
+  /** The symbols asked for that have no quote (quotes: the result's missing; value: positions without a quote). */
+  missing: readonly string[];
+  /** The symbols of quotes the service sent unasked, which the watch left out. */
+  ignored: readonly string[];
+  rateLimit: RateLimitInfo | undefined;
+  throttledUntil: number | undefined;
+}
+
+export type WatchWarnings = Pick<WatchOutput<unknown>, 'rateLimited' | 'failed'> & {
+  afterPoll(poll: PollNews): void;
 };
 
 export function createWatchWarnings(terminal: Pick<Terminal, 'stderr'>): WatchWarnings {
@@ -17,16 +28,16 @@ export function createWatchWarnings(terminal: Pick<Terminal, 'stderr'>): WatchWa
   let warnedIgnored = false;
   const warn = (text: string) => terminal.stderr.write(`warning: ${text}\n`);
   return {
-    afterPoll({ result, ignored, throttledUntil }) {
+    afterPoll({ missing: missingNow, ignored, rateLimit, throttledUntil }) {
       if (ignored.length > 0 && !warnedIgnored) {
         warnedIgnored = true;
         warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
       }
-      const missing = result.missing.map((symbol) => printable(symbol)).join(', ');
+      const missing = missingNow.map((symbol) => printable(symbol)).join(', ');
       if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
       missingBefore = missing;
       if (throttledUntil !== undefined && !throttled) {
-        const left = result.rateLimit?.remaining ?? 0;
+        const left = rateLimit?.remaining ?? 0;
         warn(`close to the rate limit (${left} request${left === 1 ? '' : 's'} left); throttled until ${formatClock(throttledUntil)}`);
       }
       throttled = throttledUntil !== undefined;

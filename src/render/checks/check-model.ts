@@ -18,13 +18,13 @@ interface CheckFieldBase<T> {
   unavailable?(item: T, now: number): string;
 }
 
-export interface DecimalCheckField<T> extends CheckFieldBase<T> {
+interface DecimalCheckField<T> extends CheckFieldBase<T> {
   kind: 'decimal';
   /** Exact decimal text (`1.084150000000000001`, `1E-7`), or undefined when the item has none. */
   value(item: T, now: number): string | undefined;
 }
 
-export interface DurationCheckField<T> extends CheckFieldBase<T> {
+interface DurationCheckField<T> extends CheckFieldBase<T> {
   kind: 'duration';
   /** Whole milliseconds (a safe integer), or undefined when the item has none. */
   value(item: T, now: number): number | undefined;

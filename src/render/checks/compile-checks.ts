@@ -21,12 +21,12 @@ interface CheckBase {
   bound: CheckBound;
 }
 
-export interface RowCheck<T> extends CheckBase {
+interface RowCheck<T> extends CheckBase {
   scope: 'row';
   field: CheckField<T>;
 }
 
-export interface DocumentCheck<D> extends CheckBase {
+interface DocumentCheck<D> extends CheckBase {
   scope: 'document';
   field: CheckField<D>;
   symbol: undefined;

@@ -12,7 +12,7 @@ import type { CheckField, CheckModel, CheckSubject } from './check-model.js';
 import type { CheckSet } from './compile-checks.js';
 import { decideCheck, indexRows, type CheckVerdict } from './evaluate-checks.js';
 
-export interface Trigger<T> {
+interface Trigger<T> {
   /** The triggering row's symbol; undefined when no row triggered (conditions on the whole result). */
   key: string | undefined;
   row: T | undefined;
@@ -52,7 +52,7 @@ export function evaluateUntil<T, D>(set: CheckSet<T, D>, subject: CheckSubject<T
 }
 
 /** The environment an --exec program gets for a trigger: see the head of this file. */
-export function triggerEnvironment<T, D>(set: CheckSet<T, D>, row: T | undefined, document: D | undefined, now: number): Record<string, string> {
+function triggerEnvironment<T, D>(set: CheckSet<T, D>, row: T | undefined, document: D | undefined, now: number): Record<string, string> {
   const environment: Record<string, string> = {};
   if (row !== undefined) {
     for (const [name, value] of Object.entries(set.model.rowEnvironment?.(row) ?? {})) environment[`MKT_${name}`] = value;

@@ -8,7 +8,7 @@
 import { UsageError } from '../../shared/errors.js';
 import { SYMBOL_PATTERN } from '../../shared/patterns.js';
 
-export const CHECK_OPERATORS = ['<', '<=', '>', '>=', '==', '!='] as const;
+const CHECK_OPERATORS = ['<', '<=', '>', '>=', '==', '!='] as const;
 export type CheckOperator = (typeof CHECK_OPERATORS)[number];
 
 export interface CheckExpression {

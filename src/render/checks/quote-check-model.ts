@@ -8,7 +8,7 @@ import type { CheckModel } from './check-model.js';
 import { divideSignificant } from './divide-significant.js';
 
 /** spread_bps is a quotient: rounded once, half to even, to this many significant digits. */
-export const SPREAD_BPS_DIGITS = 20;
+const SPREAD_BPS_DIGITS = 20;
 
 /**
  * (ask - bid) / mid × 10,000, rounded half to even to 20 significant digits; undefined for a mid of
