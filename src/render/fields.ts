@@ -12,7 +12,7 @@ import type { CheckModel } from './checks/check-model.js';
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
  * the table); time: a timestamp or an age.
  */
-export type FieldKind = 'text' | 'price' | 'time';
+type FieldKind = 'text' | 'price' | 'time';
 
 export interface Field<T, N extends string = string> {
   name: N;
@@ -35,7 +35,7 @@ export interface DataDocument<T> {
 }
 
 /** The members of D that hold a list of T. */
-export type ItemsMember<D, T> = { [K in keyof D]-?: D[K] extends readonly T[] | undefined ? K : never }[keyof D] & string;
+type ItemsMember<D, T> = { [K in keyof D]-?: D[K] extends readonly T[] | undefined ? K : never }[keyof D] & string;
 
 /**
  * A top-level member of the JSON document besides the items, by its name in the document (and in

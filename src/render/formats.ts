@@ -13,7 +13,7 @@ export function isFormat(value: string): value is Format {
   return (FORMATS as readonly string[]).includes(value);
 }
 
-export interface RenderOptions<N extends string = string> {
+interface RenderOptions<N extends string = string> {
   /** The fields, in order; each format's own by default. */
   fields?: readonly N[];
   color: boolean;
@@ -25,7 +25,7 @@ export interface RenderOptions<N extends string = string> {
 }
 
 /** A format that streams: its header once, then each poll's lines. */
-export interface StreamRenderer<T, N extends string = string> {
+interface StreamRenderer<T, N extends string = string> {
   header(fields: readonly N[]): string;
   rows(data: readonly T[], fields: readonly N[], now: number): string;
 }

@@ -57,7 +57,7 @@ Examples:
   });
 }
 
-export async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, state: RunState): Promise<number> {
+async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, state: RunState): Promise<number> {
   checkFormatFlags(options);
   const symbols = await collectSymbols(deps, { args, symbols: options.symbols, symbolsFile: options.symbolsFile });
   if (symbols.length === 0) {

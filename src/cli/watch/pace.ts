@@ -13,7 +13,7 @@ import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WATCH_BACKOFF_MS } from '../../shared/l
  * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
  * pacing adds a few milliseconds per poll, which is not news to the reader.
  */
-export const THROTTLE_REPORT_MS = 1000;
+const THROTTLE_REPORT_MS = 1000;
 
 export interface NextPoll {
   /** Milliseconds from now. */

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.js';
 
 /** How often the board redraws while the watch waits, so that ages grow: at most once a second. */
-export const REDRAW_MS = 1000;
+const REDRAW_MS = 1000;
 
 /**
  * Sleeps until `deadline` (deps.now() time): in one sleep, or in slices of a second when there is a
