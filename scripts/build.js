@@ -58,6 +58,22 @@ const lazyHttp2 = {
   },
 };
 
+/**
+ * The MCP SDK and zod (src/cli/mcp/sdk.ts, the one module that imports them) are built apart, as
+ * dist/cli/mcp-sdk.cjs: about 1 MB, more than the rest of the CLI, which every other command would
+ * otherwise read and hash (compile cache) or parse (Node 20) on every run. main.cjs requires it, by
+ * this name, when `mkt mcp` runs, and only then (a dynamic import of our modules is a call of their
+ * initialiser, and this require is in theirs). The standalone executable's bundler follows the
+ * require. It can go when the SDK is small enough that `npm run bench` sees no difference.
+ */
+const MCP_SDK = join(ROOT, 'src', 'cli', 'mcp', 'sdk.ts');
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]sdk\.js$/ }, (args) => (resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === MCP_SDK ? { path: './mcp-sdk.cjs', external: true } : undefined));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -93,10 +109,18 @@ async function buildCli(dir) {
     format: 'cjs',
     entryPoints: [join(ROOT, 'src/cli/main.ts')],
     outfile: join(dir, 'cli', 'main.cjs'),
-    plugins: [undiciAlias, lazyHttp2].filter((plugin) => !without.has(plugin.name)),
+    plugins: [mcpSdkApart, ...[undiciAlias, lazyHttp2].filter((plugin) => !without.has(plugin.name))],
     define: { MKT_VERSION: version, MKT_WASM_BUDGET: String(!without.has('wasm-budget')) },
     // Less to read and hash on every run: 3 ms of Node 22's and 24's ~70 ms (docs/benchmarks.md).
     // Names are kept, so a stack trace (MKT_DEBUG=1) still names the functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
+  await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [MCP_SDK],
+    outfile: join(dir, 'cli', 'mcp-sdk.cjs'),
     minifyWhitespace: true,
     minifySyntax: true,
   });

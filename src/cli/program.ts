@@ -12,6 +12,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerHelp } from './commands/help.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogout } from './commands/logout.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerQuotes } from './commands/quotes.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
@@ -22,7 +23,7 @@ export type RegisterCommand = (program: Command, deps: Deps, state: RunState) =>
 
 /** Every command, in the order `mkt --help` lists them: the one list of them. */
 export const COMMANDS: readonly RegisterCommand[] = [
-  registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerSandbox, registerCompletion, registerHelp,
+  registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerMcp, registerSandbox, registerCompletion, registerHelp,
 ];
 
 /** `commands`: COMMANDS, unless a test adds one of its own (a command main knows nothing of). */

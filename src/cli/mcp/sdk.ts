@@ -1,0 +1,8 @@
+// The Model Context Protocol SDK and zod, which its tool schemas are written in: the only module of
+// mkt that imports them. scripts/build.js builds it apart, as dist/cli/mcp-sdk.cjs (about 1 MB,
+// more than the rest of the CLI), which main.cjs requires only when `mkt mcp` runs: no other
+// command reads or parses it (docs/benchmarks.md).
+export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+export type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+export { z } from 'zod';

@@ -1,0 +1,101 @@
+// value_portfolio: `mkt value --json` for an agent. Positions as objects, read digit for digit by
+// the library (positionsFromObjects), valued against live quotes in a base currency: the library's
+// Valuation, the document `mkt value --json` writes, every amount a decimal string.
+import {
+  crossSymbols, positionsFromObjects, PRICE_RULES, valuationSymbols, valuePositions,
+  type Client, type Position, type PriceRule, type Quote, type Valuation,
+} from '../../api/index.js';
+import { quotesExplainer } from '../hints/quotes.js';
+import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
+import { z, type McpServer } from './sdk.js';
+import { answerCall, type McpSession } from './tool-call.js';
+
+/**
+ * A quantity or a cost: a decimal string, or an integer. Any other JSON number is refused: the
+ * request's JSON has been read into doubles on the way (1.084150000000000001 arrives as 1.08415).
+ */
+const AMOUNT = z.union([z.string(), z.number().int()], {
+  error: 'give a decimal string, such as "0.25": a JSON number with a fraction, or past 2^53, may have lost digits to a double on the way',
+});
+
+const POSITION = z.strictObject({
+  symbol: z.string().describe('the instrument, e.g. AAPL, or a currency code equal to `currency` for cash'),
+  quantity: AMOUNT.describe('a decimal string such as "10.5" (negative: a short); a whole number may be a JSON integer'),
+  currency: z.string().optional().describe('the currency the instrument is quoted in: an ISO 4217 code, or GBX (pence) and the other minor units; default: the call\'s currency'),
+  cost: AMOUNT.optional().describe('the average cost per unit, in `currency`, as a decimal string'),
+});
+
+const NULLABLE = (description: string) => decimal(description).nullable();
+
+const VALUED = z.looseObject({
+  symbol: z.string(),
+  quantity: decimal('the quantity, as given'),
+  currency: z.string(),
+  price: NULLABLE('the price used (1 for cash); null with no quote'),
+  value: NULLABLE('price × quantity, in currency, exact'),
+  rate: NULLABLE('one unit of currency in the base currency'),
+  value_base: NULLABLE('value × rate, exact'),
+  cost: decimal('the cost per unit, as given').optional(),
+  pnl: NULLABLE('(price - cost) × quantity, in currency').optional(),
+  pnl_base: NULLABLE('pnl × rate').optional(),
+  status: z.enum(['ok', 'missing', 'no_route']).describe('ok; missing: no quote for the symbol; no_route: no FX rate from its currency to the base'),
+  line: z.number().int().optional(),
+});
+
+const VALUATION = z.looseObject({
+  base: z.string().describe('the base currency'),
+  price: z.enum(PRICE_RULES as [PriceRule, ...PriceRule[]]).describe('the price rule used'),
+  positions: z.array(VALUED).describe('one per input position, in input order'),
+  totals: z.array(z.looseObject({
+    currency: z.string(),
+    positions: z.number().int(),
+    value: decimal('the sum of the values in this currency'),
+    value_base: NULLABLE('the sum of their value_base; null with no route to the base'),
+    pnl: decimal('the sum of their pnl').optional(),
+    pnl_base: NULLABLE('the sum of their pnl_base').optional(),
+  })).describe('one per currency, in the order first seen'),
+  total_base: decimal('the sum of every value_base shown: the portfolio in the base currency'),
+  total_pnl_base: decimal('the sum of every pnl_base shown, where costs were given').optional(),
+  missing: z.array(z.string()).describe('symbols with no quote: their positions are left out of the totals'),
+  no_route: z.array(z.looseObject({ currency: z.string(), to: z.string(), tried: z.array(z.string()), missing: z.array(z.string()) }))
+    .describe('currencies with no FX rate to the base, and the pairs tried'),
+  fx: z.array(z.looseObject({
+    from: z.string(), to: z.string(), rate: decimal('one `from` in `to`'), method: z.enum(['direct', 'inverse', 'cross']),
+    pairs: z.array(z.string()), formula: z.string(), rounded: z.boolean().describe('true when a division was rounded (half-even, 34 significant digits)'),
+  })).describe('the FX rates used, from the pairs\' mids'),
+  incomplete: z.boolean().describe('true when a position has no quote or no route: the totals leave it out'),
+});
+
+export function registerValuePortfolio(server: McpServer, session: McpSession): void {
+  server.registerTool('value_portfolio', {
+    title: 'Value a portfolio',
+    description: `Values positions exactly in a base currency from live quotes, as \`mkt value --json\` does: each position's price (mid, bid, ask, or side: a long at the bid and a short at the ask), value (price × quantity), value_base (converted at the mid of an FX pair such as EURUSD: direct, inverse, or a cross through USD), and P&L where a cost is given; totals per currency, and total_base. Every amount is a decimal string: products and sums are exact, and only an inverse or cross FX rate is rounded (half-even, 34 significant digits). Positions with no quote are listed in missing, currencies with no route to the base in no_route; then incomplete is true and the totals leave them out. It asks the service for every symbol and FX pair needed, once. ${READ_ONLY}.`,
+    inputSchema: z.strictObject({
+      positions: z.array(POSITION).min(1).describe('the positions, as mkt value reads a JSON file: [{"symbol": "AAPL", "quantity": "10", "currency": "USD", "cost": "150.25"}]; several for one symbol are separate lots'),
+      base: z.string().describe('the currency to value in, e.g. USD, EUR, GBP'),
+      price: z.enum(PRICE_RULES as [PriceRule, ...PriceRule[]]).optional().describe('which price values an instrument (default mid)'),
+      currency: z.string().optional().describe('the currency of positions that name none; without it, each position needs its own'),
+    }),
+    outputSchema: VALUATION,
+    annotations: { title: 'Value a portfolio', ...SERVICE_TOOL },
+  }, (input, extra) => answerCall(session, extra.signal, async (call) => {
+    // Read and checked before any request, as mkt value reads a file.
+    const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
+    call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
+    const { valuation } = await valuePortfolioTool(await call.client(), { positions, base: input.base, price: input.price });
+    return { ...valuation };
+  }));
+}
+
+/**
+ * Positions valued against live quotes, through the library's pure functions: the symbols and the
+ * direct FX pairs in one getQuotes, the USD legs of a cross in a second only when a currency has no
+ * direct rate. It becomes the library's `client.valuePortfolio`, which does the same.
+ */
+async function valuePortfolioTool(client: Client, input: { positions: readonly Position[]; base: string; price?: PriceRule }): Promise<{ valuation: Valuation }> {
+  const { positions, base, price } = input;
+  const fetch = async (symbols: string[]): Promise<readonly Quote[]> => (symbols.length === 0 ? [] : (await client.getQuotes({ symbols })).data);
+  const first = await fetch(valuationSymbols(positions, base));
+  const cross = await fetch(crossSymbols(positions, base, first));
+  return { valuation: valuePositions({ positions, quotes: [...first, ...cross], base, price }) };
+}
