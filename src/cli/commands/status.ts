@@ -17,7 +17,7 @@ import { renderStatus, type Setting, type StatusReport } from '../status-report.
 import { runTerminal } from '../terminal.js';
 import { writeReport } from '../writer.js';
 
-export interface StatusOptions extends CheckOptions {
+interface StatusOptions extends CheckOptions {
   json?: boolean;
   check?: boolean;
 }
@@ -128,7 +128,7 @@ function setting(resolved: Resolved<string>): Setting {
 
 
 /** Identifies a token without revealing any of it. node:crypto loads only here (startup cost). */
-export async function fingerprint(accessToken: string): Promise<string> {
+async function fingerprint(accessToken: string): Promise<string> {
   const { createHash } = await import('node:crypto');
   return `sha256:${createHash('sha256').update(accessToken).digest('hex').slice(0, 12)}`;
 }
