@@ -4,12 +4,12 @@
 // tool hand on one shape. Every value is decimal text: value = price × quantity exactly, value_base
 // = value × rate exactly, and every total the exact sum of the values shown.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
-import { convertScaled, DecimalSum, fromScaled, minus, multiply, times, toScaled, type Scaled } from './decimal-math.js';
 import { OptionsError } from './errors.js';
 import { createQuoteLookup, findRate, type FxRate, type NoRoute, type QuoteLookup, type QuotesBySymbol } from './fx.js';
 import { DECIMAL } from './json.js';
 import { checkPositions, type Position } from './positions.js';
 import type { Quote } from './types.js';
+import { converted, DecimalSum, difference, exact, exactText, multiply, product, type Exact } from '../shared/decimal.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -86,7 +86,7 @@ export interface Valuation {
 
 interface Conversion {
   rate: string | null;
-  scaled: Scaled | null;
+  exact: Exact | null;
 }
 
 /** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
@@ -135,23 +135,23 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
     const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, conversion);
     let total = totals.get(currency);
     if (total === undefined) {
-      total = { count: 0, value: new DecimalSum(), valueBase: conversion.scaled === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
+      total = { count: 0, value: new DecimalSum(), valueBase: conversion.exact === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
       totals.set(currency, total);
     }
     total.count++;
-    if (value !== null) total.value.addScaled(value);
+    if (value !== null) total.value.addExact(value);
     if (valueBase !== null) {
-      total.valueBase!.addScaled(valueBase);
-      totalBase.addScaled(valueBase);
+      total.valueBase!.addExact(valueBase);
+      totalBase.addExact(valueBase);
     }
     if (out.cost !== undefined) {
       anyCost = true;
       total.pnl ??= new DecimalSum();
-      if (conversion.scaled !== null) total.pnlBase ??= new DecimalSum();
-      if (pnl !== null) total.pnl.addScaled(pnl);
+      if (conversion.exact !== null) total.pnlBase ??= new DecimalSum();
+      if (pnl !== null) total.pnl.addExact(pnl);
       if (pnlBase !== null) {
-        total.pnlBase!.addScaled(pnlBase);
-        totalPnlBase.addScaled(pnlBase);
+        total.pnlBase!.addExact(pnlBase);
+        totalPnlBase.addExact(pnlBase);
       }
     }
     valued[i] = out;
@@ -171,28 +171,28 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   };
 }
 
-/** One position at `price` (null: no quote), converted; its figures also as Scaled, for the totals. */
+/** One position at `price` (null: no quote), converted; its figures also as Exact, for the totals. */
 function valueOne(position: Position, price: string | null, conversion: Conversion) {
   const { symbol, quantity, currency, cost } = position;
-  const { rate, scaled } = conversion;
-  const amount = toScaled(quantity);
-  const value = price === null ? null : times(toScaled(price), amount);
-  const valueBase = value === null || scaled === null ? null : rate === '1' ? value : convertScaled(value, scaled);
+  const { rate } = conversion;
+  const amount = exact(quantity);
+  const value = price === null ? null : product(exact(price), amount);
+  const valueBase = value === null || conversion.exact === null ? null : rate === '1' ? value : converted(value, conversion.exact);
   const status: PositionStatus = price === null ? 'missing' : rate === null ? 'no_route' : 'ok';
-  const valueText = value === null ? null : fromScaled(value);
-  const baseText = valueBase === null ? null : valueBase === value ? valueText : fromScaled(valueBase);
+  const valueText = value === null ? null : exactText(value);
+  const baseText = valueBase === null ? null : valueBase === value ? valueText : exactText(valueBase);
   // Object literals, not spreads: each row's object is built in one shape (a spread per row was
   // three times slower over 100,000 rows).
   let out: ValuedPosition;
-  let pnl: Scaled | null = null;
-  let pnlBase: Scaled | null = null;
+  let pnl: Exact | null = null;
+  let pnlBase: Exact | null = null;
   if (cost === undefined) {
     out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, status };
   } else {
-    pnl = price === null ? null : times(minus(toScaled(price), toScaled(cost)), amount);
-    pnlBase = pnl === null || scaled === null ? null : rate === '1' ? pnl : convertScaled(pnl, scaled);
-    const pnlText = pnl === null ? null : fromScaled(pnl);
-    const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : fromScaled(pnlBase);
+    pnl = price === null ? null : product(difference(exact(price), exact(cost)), amount);
+    pnlBase = pnl === null || conversion.exact === null ? null : rate === '1' ? pnl : converted(pnl, conversion.exact);
+    const pnlText = pnl === null ? null : exactText(pnl);
+    const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : exactText(pnlBase);
     out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, cost, pnl: pnlText, pnl_base: pnlBaseText, status };
   }
   if (position.line !== undefined) out.line = position.line;
@@ -251,7 +251,7 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLooku
     const found = fx.find((r) => r.from === unit.major) ?? noRoute.find((r) => r.currency === unit.major) ?? findRate(unit.major, base.major, lookup);
     if ('tried' in found) {
       if (!noRoute.includes(found)) noRoute.push(found);
-      return { rate: null, scaled: null };
+      return { rate: null, exact: null };
     }
     if (!fx.includes(found)) fx.push(found);
     rate = found.rate;
@@ -262,5 +262,5 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLooku
     const moved = multiply(rate, shift > 0 ? `1${'0'.repeat(shift)}` : `0.${'0'.repeat(-shift - 1)}1`);
     rate = moved.includes('.') ? moved.replace(/0+$/, '').replace(/\.$/, '') : moved;
   }
-  return { rate, scaled: toScaled(rate) };
+  return { rate, exact: exact(rate) };
 }

@@ -7,7 +7,7 @@ import type { Position } from '../../src/api/positions.js';
 import { PositionsError } from '../../src/api/positions-error.js';
 import type { Quote } from '../../src/api/types.js';
 import { valuePositions, type Valuation, type ValuedPosition } from '../../src/api/valuation.js';
-import { dec, divide, mul, same, sub, sum } from './decimal-oracle.js';
+import { dec, divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
 
 const quote = (symbol: string, bid: string, ask: string, mid: string): Quote => ({ symbol, bid, ask, mid, timestamp: '2026-01-05T14:30:00.000Z' });
 

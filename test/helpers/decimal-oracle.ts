@@ -1,4 +1,4 @@
-// The tests' own decimal arithmetic, written apart from src/api/decimal-math.ts so that expected
+// The tests' own decimal arithmetic, written apart from src/shared/decimal.ts so that expected
 // values never come from the code under test: decimals as (BigInt, scale), and a division that
 // produces its digits one by one, as by hand, then rounds half-even on the next digit and whether
 // anything is left.
