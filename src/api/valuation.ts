@@ -61,6 +61,8 @@ export interface CurrencyTotal {
   /** Where any of them has a cost: the sum of their pnl (those with a quote). */
   pnl?: string;
   pnl_base?: string | null;
+  /** True when a position in this currency has no quote, or the currency no route: its sums leave them out. */
+  incomplete: boolean;
 }
 
 export interface Valuation {
@@ -94,8 +96,7 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   if (input === null || typeof input !== 'object') throw new OptionsError('INVALID_OPTIONS', 'valuePositions needs { positions, quotes, base }', { option: 'input', operation: 'valuePositions' });
   const { positions, base } = input;
   const rule = input.price ?? 'mid';
-  const baseUnit = checkBase(base);
-  if (!PRICE_RULES.includes(rule)) throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(rule))}`, { option: 'price', operation: 'valuePositions', expected: PRICE_RULES.join(', ') });
+  const baseUnit = checkValuationOptions({ base, price: rule }, 'valuePositions');
   checkPositions(positions);
   const lookup = createQuoteLookup(input.quotes);
 
@@ -135,11 +136,12 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
     const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, conversion);
     let total = totals.get(currency);
     if (total === undefined) {
-      total = { count: 0, value: new DecimalSum(), valueBase: conversion.exact === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
+      total = { count: 0, unvalued: 0, value: new DecimalSum(), valueBase: conversion.exact === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
       totals.set(currency, total);
     }
     total.count++;
-    if (value !== null) total.value.addExact(value);
+    if (value === null) total.unvalued++;
+    else total.value.addExact(value);
     if (valueBase !== null) {
       total.valueBase!.addExact(valueBase);
       totalBase.addExact(valueBase);
@@ -201,6 +203,8 @@ function valueOne(position: Position, price: string | null, conversion: Conversi
 
 interface Totals {
   count: number;
+  /** Positions left out of the sums: no quote. */
+  unvalued: number;
   value: DecimalSum;
   valueBase: DecimalSum | null;
   pnl: DecimalSum | undefined;
@@ -209,19 +213,27 @@ interface Totals {
 
 function currencyTotal(currency: string, total: Totals): CurrencyTotal {
   const out: CurrencyTotal = {
-    currency, positions: total.count, value: total.value.toString(), value_base: total.valueBase === null ? null : total.valueBase.toString(),
+    currency, positions: total.count, value: total.value.toString(), value_base: total.valueBase === null ? null : total.valueBase.toString(), incomplete: false,
   };
   if (total.pnl !== undefined) {
     out.pnl = total.pnl.toString();
     out.pnl_base = total.pnlBase === undefined ? null : total.pnlBase.toString();
   }
+  out.incomplete = total.unvalued > 0 || total.valueBase === null;
   return out;
 }
 
-function checkBase(base: unknown): CurrencyUnit {
+/** The base and the price rule of a valuation, checked for `operation`; the base as a unit. */
+export function checkValuationOptions(options: { base: unknown; price?: unknown }, operation: string): CurrencyUnit {
+  const { base, price } = options;
   if (!isCurrency(base)) {
     const shown = typeof base === 'string' ? `${JSON.stringify(base.slice(0, 40))} ${currencyProblem(base)}` : 'is missing';
-    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { option: 'base', operation: 'valuePositions', hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
+    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { option: 'base', operation, hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
+  }
+  if (price !== undefined && !(PRICE_RULES as readonly unknown[]).includes(price)) {
+    throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(price)).slice(0, 40)}`, {
+      option: 'price', operation, expected: PRICE_RULES.join(', '),
+    });
   }
   return currencyUnit(base)!;
 }
