@@ -6,15 +6,14 @@
 //      already asked for. Usually nothing: a service quotes most currencies against USD.
 // Symbols are upper-case, each once, in the order first needed.
 import { currencyUnit } from './currencies.js';
-import { OptionsError } from './errors.js';
 import { createQuoteLookup, findRate, pairsFor, type QuotesBySymbol } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
+import { checkValuationOptions } from './valuation.js';
 
 /** The ISO currencies of `positions` other than the base's, in first-seen order. */
 function foreignCurrencies(positions: readonly Position[], base: string): string[] {
   checkPositions(positions);
-  const baseMajor = currencyUnit(base)?.major;
-  if (baseMajor === undefined) throw new OptionsError('INVALID_OPTIONS', `base ${JSON.stringify(String(base).slice(0, 40))} is not a currency code`, { option: 'base', operation: 'valuationSymbols' });
+  const baseMajor = checkValuationOptions({ base }, 'valuationSymbols').major;
   const seen = new Set<string>();
   for (const { currency } of positions) {
     const major = currencyUnit(currency)!.major;

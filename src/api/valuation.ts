@@ -212,15 +212,12 @@ interface Totals {
 }
 
 function currencyTotal(currency: string, total: Totals): CurrencyTotal {
-  const out: CurrencyTotal = {
-    currency, positions: total.count, value: total.value.toString(), value_base: total.valueBase === null ? null : total.valueBase.toString(), incomplete: false,
-  };
-  if (total.pnl !== undefined) {
-    out.pnl = total.pnl.toString();
-    out.pnl_base = total.pnlBase === undefined ? null : total.pnlBase.toString();
-  }
-  out.incomplete = total.unvalued > 0 || total.valueBase === null;
-  return out;
+  const value = total.value.toString();
+  const valueBase = total.valueBase === null ? null : total.valueBase.toString();
+  const incomplete = total.unvalued > 0 || total.valueBase === null;
+  if (total.pnl === undefined) return { currency, positions: total.count, value, value_base: valueBase, incomplete };
+  const pnlBase = total.pnlBase === undefined ? null : total.pnlBase.toString();
+  return { currency, positions: total.count, value, value_base: valueBase, pnl: total.pnl.toString(), pnl_base: pnlBase, incomplete };
 }
 
 /** The base and the price rule of a valuation, checked for `operation`; the base as a unit. */

@@ -1,0 +1,89 @@
+// A valuation's fields, declared once (fields.ts): those of a position, read the same way from a
+// currency's total and the total in the base, which tsv, csv and ndjson write as lines after the
+// positions. The declaration as a whole, with its JSON document and table, is value-model.ts; the
+// table itself is value-table.ts.
+import type { CurrencyTotal, Valuation, ValuedPosition } from '../api/valuation.js';
+import type { Field } from './fields.js';
+
+/** A currency's total, or the total in the base currency, as a line of tsv, csv or ndjson. */
+export interface ValueTotalRow {
+  row: 'total' | 'total_base';
+  /** The currency the figures are in: the positions' for a `total`, the base for `total_base`. */
+  currency: string;
+  /** The rate from `currency` to the base (a `total`'s), when there is one. */
+  rate: string | null;
+  value: string | null;
+  value_base: string | null;
+  pnl: string | null;
+  pnl_base: string | null;
+  incomplete: boolean;
+}
+
+/** A line of a valuation: a position (the library's ValuedPosition), or a total. */
+export type ValueRow = ValuedPosition | ValueTotalRow;
+
+export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status'] as const;
+export type ValueFieldName = (typeof VALUE_FIELD_NAMES)[number];
+
+const isTotal = (row: ValueRow): row is ValueTotalRow => 'row' in row;
+const text = (value: string | null | undefined) => value ?? '';
+
+/** A field whose value is read the same way from a position and from a total. */
+function decimal(name: ValueFieldName, title: string, read: (row: ValueRow) => string | null | undefined): Field<ValueRow, ValueFieldName> {
+  return { name, title, kind: 'decimal', derived: false, align: 'right', read: (row) => text(read(row)) };
+}
+
+export const VALUE_FIELDS: Readonly<Record<ValueFieldName, Field<ValueRow, ValueFieldName>>> = {
+  row: { name: 'row', title: 'Row', kind: 'text', derived: false, align: 'left', read: (row) => (isTotal(row) ? row.row : 'position') },
+  symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (row) => (isTotal(row) ? '' : row.symbol) },
+  quantity: decimal('quantity', 'Quantity', (row) => (isTotal(row) ? null : row.quantity)),
+  currency: { name: 'currency', title: 'Currency', kind: 'text', derived: false, align: 'left', read: (row) => row.currency },
+  price: decimal('price', 'Price', (row) => (isTotal(row) ? null : row.price)),
+  value: decimal('value', 'Value', (row) => row.value),
+  rate: decimal('rate', 'Rate', (row) => row.rate),
+  value_base: decimal('value_base', 'Value (base)', (row) => row.value_base),
+  cost: decimal('cost', 'Cost', (row) => (isTotal(row) ? null : row.cost)),
+  pnl: decimal('pnl', 'P&L', (row) => row.pnl),
+  pnl_base: decimal('pnl_base', 'P&L (base)', (row) => row.pnl_base),
+  status: {
+    name: 'status', title: 'Status', kind: 'text', derived: false, align: 'left',
+    read: (row) => (isTotal(row) ? (row.incomplete ? 'incomplete' : 'ok') : row.status),
+  },
+};
+
+/**
+ * The fields of the JSON document's positions unless --fields says otherwise: every field but `row`,
+ * which only tells a position from a total, and the document keeps its totals apart.
+ */
+export const VALUE_JSON_FIELDS: readonly ValueFieldName[] = VALUE_FIELD_NAMES.filter((name) => name !== 'row');
+
+/** The fields `format` writes when --fields does not say: JSON's positions without `row`, the format's own otherwise. */
+export function defaultValueFields(format: string): readonly ValueFieldName[] | undefined {
+  return format === 'json' ? VALUE_JSON_FIELDS : undefined;
+}
+
+/** The columns of the table: a position's figures (cost and P&L only where a position has a cost); the table adds a Note. */
+export const VALUE_TABLE_FIELDS: readonly ValueFieldName[] = ['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base'];
+
+/** Each currency's total, then the total in the base currency: the lines after the positions. */
+export function totalRows(valuation: Valuation): ValueTotalRow[] {
+  const rates = new Map<string, string | null>();
+  for (const position of valuation.positions) if (!rates.has(position.currency)) rates.set(position.currency, position.rate);
+  const withPnl = valuation.total_pnl_base !== undefined;
+  const rows: ValueTotalRow[] = valuation.totals.map((total: CurrencyTotal) => ({
+    row: 'total',
+    currency: total.currency,
+    rate: rates.get(total.currency) ?? null,
+    value: total.value,
+    value_base: total.value_base,
+    pnl: total.pnl ?? null,
+    pnl_base: total.pnl_base ?? null,
+    incomplete: total.incomplete,
+  }));
+  rows.push({
+    row: 'total_base', currency: valuation.base, rate: null, value: null, value_base: valuation.total_base,
+    pnl: null, pnl_base: withPnl ? valuation.total_pnl_base! : null, incomplete: valuation.incomplete,
+  });
+  return rows;
+}
+
