@@ -43,13 +43,18 @@ function positionNote(position: ValuedPosition, base: string): string {
   return '';
 }
 
-function noteColumn(notes: string[], chalk: ChalkInstance, color: (text: string) => string): Column[] {
+/** A Note, when a line has one: free text, the one thing cut to fit a terminal (with an ellipsis). */
+function noteColumn(notes: string[], color: (text: string) => string, ascii: boolean): Column[] {
   if (!notes.some((note) => note !== '')) return [];
-  return [{ name: 'note', title: 'Note', align: 'left', cells: notes, style: (padded) => (padded.trim() === '' ? padded : color(padded)) }];
+  const ellipsis = ascii ? '...' : '…';
+  return [{
+    name: 'note', title: 'Note', align: 'left', cells: notes, style: (padded) => (padded.trim() === '' ? padded : color(padded)),
+    dropOrder: 1, shrink: { minWidth: 12, cut: (text, width) => `${text.slice(0, Math.max(0, width - ellipsis.length))}${ellipsis}` },
+  }];
 }
 
 /** The positions' columns, in the order of `fields`; the title of a figure in the base names the base. */
-function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[], chalk: ChalkInstance): Column[] {
+function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[], chalk: ChalkInstance, ascii: boolean): Column[] {
   const { base, positions } = valuation;
   const withCost = valuation.total_pnl_base !== undefined;
   const titles: Partial<Record<ValueFieldName, string>> = { value_base: `Value ${base}`, pnl_base: `P&L ${base}` };
@@ -60,11 +65,11 @@ function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[]
     const values = positions.map((position) => field.read(position, 0));
     return field.kind === 'decimal' ? figures(name, title, values, dim) : words(name, title, values, dim);
   });
-  return [...columns, ...noteColumn(positions.map((position) => positionNote(position, base)), chalk, chalk.red)];
+  return [...columns, ...noteColumn(positions.map((position) => positionNote(position, base)), chalk.red, ascii)];
 }
 
 /** The totals' columns: each currency, then the whole in the base. */
-function totalColumns(valuation: Valuation, chalk: ChalkInstance): Column[] {
+function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean): Column[] {
   const { base } = valuation;
   const rows = totalRows(valuation);
   const withCost = valuation.total_pnl_base !== undefined;
@@ -86,7 +91,7 @@ function totalColumns(valuation: Valuation, chalk: ChalkInstance): Column[] {
     figures('value', 'Value', rows.map((row) => row.value)),
     figures('value_base', `Value ${base}`, rows.map((row) => row.value_base), bold),
     ...(withCost ? [figures('pnl', 'P&L', rows.map((row) => row.pnl)), figures('pnl_base', `P&L ${base}`, rows.map((row) => row.pnl_base), bold)] : []),
-    ...noteColumn(notes, chalk, chalk.yellow),
+    ...noteColumn(notes, chalk.yellow, ascii),
   ];
 }
 
@@ -94,7 +99,7 @@ function totalColumns(valuation: Valuation, chalk: ChalkInstance): Column[] {
 export function renderValueTable(valuation: Valuation, options: TableOptions<ValueFieldName>): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const layout = { ascii: options.ascii, columns: options.columns };
-  const positions = drawTable(positionColumns(valuation, options.fields, chalk), chalk, layout);
-  const totals = drawTable(totalColumns(valuation, chalk), chalk, layout);
+  const positions = drawTable(positionColumns(valuation, options.fields, chalk, options.ascii), chalk, layout);
+  const totals = drawTable(totalColumns(valuation, chalk, options.ascii), chalk, layout);
   return `${positions}\n${totals}`;
 }
