@@ -98,8 +98,11 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   const rule = input.price ?? 'mid';
   const baseUnit = checkValuationOptions({ base, price: rule }, 'valuePositions');
   checkPositions(positions);
-  const lookup = createQuoteLookup(input.quotes);
+  return valueCheckedPositions(positions, createQuoteLookup(input.quotes), base, baseUnit, rule);
+}
 
+/** valuePositions for positions, a base and a rule already checked. */
+export function valueCheckedPositions(positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule): Valuation {
   const fx: FxRate[] = [];
   const noRoute: NoRoute[] = [];
   const conversions = new Map<string, Conversion>();
@@ -112,11 +115,19 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
     return conversion;
   };
 
+  // Lots of one symbol share a price: read once.
+  const prices = new Map<string, Exact>();
+  const parsedPrice = (text: string): Exact => {
+    let parsed = prices.get(text);
+    if (parsed === undefined) {
+      parsed = exact(text);
+      prices.set(text, parsed);
+    }
+    return parsed;
+  };
   const missing: string[] = [];
   const missingKeys = new Set<string>();
   const totals = new Map<string, Totals>();
-  const totalBase = new DecimalSum();
-  const totalPnlBase = new DecimalSum();
   let anyCost = false;
   const valued: ValuedPosition[] = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) {
@@ -133,37 +144,43 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
       }
     }
     const conversion = convert(currency);
-    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, conversion);
+    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
     let total = totals.get(currency);
     if (total === undefined) {
-      total = { count: 0, unvalued: 0, value: new DecimalSum(), valueBase: conversion.exact === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
+      total = { count: 0, unvalued: 0, conversion, value: new DecimalSum(), valueBasePlaces: 0, pnl: undefined, pnlBasePlaces: 0 };
       totals.set(currency, total);
     }
     total.count++;
     if (value === null) total.unvalued++;
     else total.value.addExact(value);
-    if (valueBase !== null) {
-      total.valueBase!.addExact(valueBase);
-      totalBase.addExact(valueBase);
-    }
+    if (valueBase !== null && valueBase.places > total.valueBasePlaces) total.valueBasePlaces = valueBase.places;
     if (out.cost !== undefined) {
       anyCost = true;
       total.pnl ??= new DecimalSum();
-      if (conversion.exact !== null) total.pnlBase ??= new DecimalSum();
       if (pnl !== null) total.pnl.addExact(pnl);
-      if (pnlBase !== null) {
-        total.pnlBase!.addExact(pnlBase);
-        totalPnlBase.addExact(pnlBase);
-      }
+      if (pnlBase !== null && pnlBase.places > total.pnlBasePlaces) total.pnlBasePlaces = pnlBase.places;
     }
     valued[i] = out;
+  }
+
+  // The totals in the base, from each currency's: the sum of a currency's converted values is its
+  // rate times the sum of its values, exactly (a conversion is an exact product), so only a few
+  // long sums are added, not one per position.
+  const currencyTotals: CurrencyTotal[] = [];
+  const totalBase = new DecimalSum();
+  const totalPnlBase = new DecimalSum();
+  for (const [currency, total] of totals) {
+    const { out, valueBase, pnlBase } = currencyTotal(currency, total);
+    currencyTotals.push(out);
+    if (valueBase !== null) totalBase.addExact(valueBase);
+    if (pnlBase !== null) totalPnlBase.addExact(pnlBase);
   }
 
   return {
     base,
     price: rule,
     positions: valued,
-    totals: [...totals].map(([currency, total]) => currencyTotal(currency, total)),
+    totals: currencyTotals,
     total_base: totalBase.toString(),
     ...(anyCost ? { total_pnl_base: totalPnlBase.toString() } : {}),
     missing,
@@ -174,11 +191,11 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
 }
 
 /** One position at `price` (null: no quote), converted; its figures also as Exact, for the totals. */
-function valueOne(position: Position, price: string | null, conversion: Conversion) {
+function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion) {
   const { symbol, quantity, currency, cost } = position;
   const { rate } = conversion;
   const amount = exact(quantity);
-  const value = price === null ? null : product(exact(price), amount);
+  const value = unit === null ? null : product(unit, amount);
   const valueBase = value === null || conversion.exact === null ? null : rate === '1' ? value : converted(value, conversion.exact);
   const status: PositionStatus = price === null ? 'missing' : rate === null ? 'no_route' : 'ok';
   const valueText = value === null ? null : exactText(value);
@@ -191,7 +208,7 @@ function valueOne(position: Position, price: string | null, conversion: Conversi
   if (cost === undefined) {
     out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, status };
   } else {
-    pnl = price === null ? null : product(difference(exact(price), exact(cost)), amount);
+    pnl = unit === null ? null : product(difference(unit, exact(cost)), amount);
     pnlBase = pnl === null || conversion.exact === null ? null : rate === '1' ? pnl : converted(pnl, conversion.exact);
     const pnlText = pnl === null ? null : exactText(pnl);
     const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : exactText(pnlBase);
@@ -205,19 +222,30 @@ interface Totals {
   count: number;
   /** Positions left out of the sums: no quote. */
   unvalued: number;
+  conversion: Conversion;
   value: DecimalSum;
-  valueBase: DecimalSum | null;
+  /** The most places of a converted value: those of their sum. */
+  valueBasePlaces: number;
   pnl: DecimalSum | undefined;
-  pnlBase: DecimalSum | undefined;
+  pnlBasePlaces: number;
 }
 
-function currencyTotal(currency: string, total: Totals): CurrencyTotal {
+/** A currency's sum of `sum`'s terms each converted at `conversion`: the rate times the sum, with the places of the most precise term. */
+function convertedSum(sum: DecimalSum, places: number, conversion: Conversion): Exact | null {
+  if (conversion.exact === null) return null;
+  const { big } = sum.exact();
+  return { big: conversion.rate === '1' ? big : big.times(conversion.exact.big), places };
+}
+
+function currencyTotal(currency: string, total: Totals): { out: CurrencyTotal; valueBase: Exact | null; pnlBase: Exact | null } {
   const value = total.value.toString();
-  const valueBase = total.valueBase === null ? null : total.valueBase.toString();
-  const incomplete = total.unvalued > 0 || total.valueBase === null;
-  if (total.pnl === undefined) return { currency, positions: total.count, value, value_base: valueBase, incomplete };
-  const pnlBase = total.pnlBase === undefined ? null : total.pnlBase.toString();
-  return { currency, positions: total.count, value, value_base: valueBase, pnl: total.pnl.toString(), pnl_base: pnlBase, incomplete };
+  const valueBase = convertedSum(total.value, total.valueBasePlaces, total.conversion);
+  const valueBaseText = valueBase === null ? null : exactText(valueBase);
+  const incomplete = total.unvalued > 0 || valueBase === null;
+  if (total.pnl === undefined) return { out: { currency, positions: total.count, value, value_base: valueBaseText, incomplete }, valueBase, pnlBase: null };
+  const pnlBase = convertedSum(total.pnl, total.pnlBasePlaces, total.conversion);
+  const out = { currency, positions: total.count, value, value_base: valueBaseText, pnl: total.pnl.toString(), pnl_base: pnlBase === null ? null : exactText(pnlBase), incomplete };
+  return { out, valueBase, pnlBase };
 }
 
 /** The base and the price rule of a valuation, checked for `operation`; the base as a unit. */

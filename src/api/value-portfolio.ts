@@ -9,8 +9,9 @@ import { checkPositions, type Position } from './positions.js';
 import { getQuotes } from './quotes.js';
 import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
-import { checkValuationOptions, valuePositions, type PriceRule, type Valuation } from './valuation.js';
-import { crossSymbols, valuationSymbols } from './valuation-plan.js';
+import { createQuoteLookup } from './fx.js';
+import { checkValuationOptions, valueCheckedPositions, type PriceRule, type Valuation } from './valuation.js';
+import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
 
@@ -57,7 +58,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   if (input === null || typeof input !== 'object') throw invalid('valuePortfolio needs { positions, base }', { option: 'input', operation: OPERATION });
   const { positions, base, price } = input;
   // Everything a request would depend on is checked before the first is sent.
-  checkValuationOptions({ base, price }, OPERATION);
+  const baseUnit = checkValuationOptions({ base, price }, OPERATION);
   checkPositions(positions);
   checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
   checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
@@ -86,10 +87,11 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
     rounds.push(result);
   };
 
-  await fetch(valuationSymbols(positions, base));
-  await fetch(crossSymbols(positions, base, rounds[0]?.data ?? []));
+  const plan = planValuation(positions, baseUnit.major);
+  await fetch(plan.first);
+  await fetch(plan.cross(rounds[0]?.data ?? []));
   const fetched = rounds.flatMap((round) => round.data);
-  const valuation = valuePositions({ positions, quotes: fetched, base, price });
+  const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, price ?? 'mid');
   return {
     valuation,
     quotes: usedQuotes(valuation, fetched),

@@ -52,10 +52,16 @@ export const VALUE_FIELDS: Readonly<Record<ValueFieldName, Field<ValueRow, Value
 };
 
 /**
- * The fields of the JSON document's positions unless --fields says otherwise: every field but `row`,
- * which only tells a position from a total, and the document keeps its totals apart.
+ * What tsv, csv and ndjson write unless --fields says otherwise: every field but `rate`, which is
+ * each currency's (the JSON's `fx` and `totals` give it) and is there for --fields to ask for.
  */
-export const VALUE_JSON_FIELDS: readonly ValueFieldName[] = VALUE_FIELD_NAMES.filter((name) => name !== 'row');
+export const VALUE_LINE_FIELDS: readonly ValueFieldName[] = VALUE_FIELD_NAMES.filter((name) => name !== 'rate');
+
+/**
+ * The fields of the JSON document's positions unless --fields says otherwise: those of the lines
+ * but `row`, which only tells a position from a total, and the document keeps its totals apart.
+ */
+export const VALUE_JSON_FIELDS: readonly ValueFieldName[] = VALUE_LINE_FIELDS.filter((name) => name !== 'row');
 
 /** The fields `format` writes when --fields does not say: JSON's positions without `row`, the format's own otherwise. */
 export function defaultValueFields(format: string): readonly ValueFieldName[] | undefined {

@@ -6,7 +6,7 @@
 // whole (`ok`) or leave something out (`incomplete`), so that a script reads the totals from any format.
 import type { Valuation } from '../api/valuation.js';
 import type { FieldSet, TableOptions } from './fields.js';
-import { totalRows, VALUE_FIELD_NAMES, VALUE_FIELDS, VALUE_TABLE_FIELDS, type ValueFieldName, type ValueRow } from './value-fields.js';
+import { totalRows, VALUE_FIELD_NAMES, VALUE_FIELDS, VALUE_LINE_FIELDS, VALUE_TABLE_FIELDS, type ValueFieldName, type ValueRow } from './value-fields.js';
 
 export type ValueModel = FieldSet<ValueRow, ValueFieldName, Valuation>;
 
@@ -17,7 +17,7 @@ export type ValueModel = FieldSet<ValueRow, ValueFieldName, Valuation>;
 export const VALUE_MODEL: ValueModel = {
   fields: VALUE_FIELDS,
   names: VALUE_FIELD_NAMES,
-  sent: VALUE_FIELD_NAMES,
+  sent: VALUE_LINE_FIELDS,
   table: VALUE_TABLE_FIELDS,
   document: {
     items: 'positions',

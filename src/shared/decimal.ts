@@ -41,9 +41,28 @@ export function exact(text: string): Exact {
   return { big: new Decimal(text), places: placesOf(text) };
 }
 
-/** Plain text with exactly the Exact's places (a zero has no sign). Never rounds: `places` holds every digit. */
+/**
+ * Plain text with exactly the Exact's places (a zero has no sign). Never rounds: `places` holds
+ * every digit. Written from the Big's digits directly: toFixed would copy the Big to round it first,
+ * once per figure of every position.
+ */
 export function exactText(x: Exact): string {
-  return x.big.toFixed(x.places);
+  const { c, e, s } = x.big;
+  const places = x.places;
+  const digits = c.join('');
+  let text: string;
+  if (e < 0) {
+    // 0.000ddd: the fraction is the zeros before the first digit, the digits, then zeros to `places`.
+    text = `0.${'0'.repeat(-e - 1)}${digits}`;
+    text += '0'.repeat(Math.max(0, places - (digits.length - e - 1)));
+  } else if (e + 1 >= digits.length) {
+    text = digits + '0'.repeat(e + 1 - digits.length);
+    if (places > 0) text += `.${'0'.repeat(places)}`;
+  } else {
+    const fraction = digits.slice(e + 1);
+    text = `${digits.slice(0, e + 1)}.${fraction}${'0'.repeat(Math.max(0, places - fraction.length))}`;
+  }
+  return s < 0 && c[0] !== 0 ? `-${text}` : text;
 }
 
 /** x × y, exactly, with the places of both. */
@@ -98,6 +117,11 @@ export class DecimalSum {
   addExact(x: Exact): void {
     this.big = this.big.plus(x.big);
     if (x.places > this.places) this.places = x.places;
+  }
+
+  /** The sum so far, with its places. */
+  exact(): Exact {
+    return { big: this.big, places: this.places };
   }
 
   toString(): string {

@@ -85,7 +85,7 @@ const exactJson = (text: string) => parse(text, null, (number: string) => number
 describe('mkt value: a portfolio in five currencies, in EUR', () => {
   it('json: each position and the totals, by the tests\' own arithmetic, in two requests', async () => {
     const portfolio = file('portfolio.csv', PORTFOLIO);
-    const result = await run([portfolio, '--base', 'EUR', '--json']);
+    const result = await run([portfolio, '--base', 'EUR', '--json', '--fields', 'symbol,quantity,currency,price,value,rate,value_base,cost,pnl,pnl_base,status']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // The instruments and direct pairs, then the legs of CAD's cross.
@@ -122,7 +122,8 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const separator = format === 'csv' ? ',' : '\t';
     const rows = lines.stdout.split(format === 'csv' ? '\r\n' : '\n').filter((line) => line !== '').map((line) => line.split(separator));
     const header = rows[0]!;
-    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
+    // rate is each currency's: on request (--fields), not by default.
+    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
     const column = (row: string[], name: string) => row[header.indexOf(name)]!;
     expect(rows.slice(1).map((row) => `${column(row, 'row')} ${column(row, 'currency')}`)).toEqual([
       ...ROWS.map((row) => `position ${row.currency}`), 'total GBX', 'total EUR', 'total JPY', 'total CAD', 'total USD', 'total_base EUR',
@@ -234,10 +235,11 @@ describe('mkt value: what it could not value, said in every format; --strict', (
   it('json says incomplete, lists the missing symbols and the routes tried', async () => {
     const result = await run([file('problems.csv', PROBLEMS), '--base', 'EUR', '--json']);
     const document = exactJson(result.stdout);
+    expect(Object.keys((document.positions as object[])[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
     expect(document).toMatchObject({ incomplete: true, missing: ['NOSUCH', 'GOLD'], no_route: [{ currency: 'XAU', to: 'EUR' }] });
     const positions = document.positions as Array<Record<string, unknown>>;
     expect(positions[1]).toMatchObject({ price: null, value: null, value_base: null, status: 'missing' });
-    expect(positions[3]).toMatchObject({ price: '1', value: '3', rate: null, value_base: null, status: 'no_route' });
+    expect(positions[3]).toMatchObject({ price: '1', value: '3', value_base: null, status: 'no_route' });
     expect(document.total_base).toBe(positions[0]!.value_base);
   });
 

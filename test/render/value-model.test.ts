@@ -35,16 +35,17 @@ describe('a valuation as JSON', () => {
     expect(text).toContain('"quantity": 1e3,');
     expect(text).toContain('"price": null,');
     expect(text).toContain('"rate": 1.271505,');
+    expect(text).not.toContain('"rate": 0.01271505');
     expect(text).toMatch(/"totals": \[\n {4}\{\n {6}"currency": "USD",\n {6}"positions": 2,\n {6}"value": 2271\.10,/);
     const numbers = parse(text, null, (number: string) => number) as { positions: object[]; totals: Array<Record<string, unknown>>; fx: Array<Record<string, unknown>> };
     expect(numbers.totals[1]).toEqual({ currency: 'GBX', positions: '1', value: '72500.00', value_base: '921.841125', incomplete: false });
     expect(numbers.fx[0]).toMatchObject({ from: 'GBP', rate: '1.271505', rounded: false, pairs: ['GBPUSD'] });
   });
 
-  it('its positions hold every field but row, unless --fields says otherwise', async () => {
+  it('its positions hold every field but row and rate, unless --fields says otherwise', async () => {
     const text = await renderers.json.render(VALUATION, options('json'));
     const positions = (JSON.parse(text) as { positions: object[] }).positions;
-    expect(Object.keys(positions[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
+    expect(Object.keys(positions[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
     const picked = JSON.parse(await renderers.json.render(VALUATION, options('json', { fields: ['row', 'value'] }))) as { positions: object[] };
     expect(picked.positions[0]).toEqual({ row: 'position', value: 2271.1 });
   });
