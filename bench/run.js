@@ -45,9 +45,9 @@ Targets (--only takes a comma-separated list of names or numbers; default 1-4, 6
                on the Node inside it: quotes EURUSD --json vs floor-quotes.js (<= 1.1x); --version
                vs node -e 0 (<= 1.1x); peak memory vs floor-quotes.js (<= 1.3x); a build without
                the V8 code cache minus the whole file (reported)
-  value   (7)  mkt value on Node 24: 10,000 positions on 10,000 symbols --base EUR --json vs mkt
-               quotes --json of the same symbols (<= 1.3x); 100,000 lots over 1,000 symbols vs
-               10,000 lots (<= 12x: linear, no step quadratic in the rows)
+  value   (7)  mkt value on Node 24: 10,000 positions on 10,000 symbols --json, in USD and in EUR,
+               each vs mkt quotes --json of the same symbols (<= 1.3x); 100,000 lots over 1,000
+               symbols vs 10,000 lots (<= 12x: linear, no step quadratic in the rows)
 
 Options:
   --only <list>        targets to run (default: all)

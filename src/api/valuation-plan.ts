@@ -14,6 +14,9 @@ import { checkValuationOptions } from './valuation.js';
 export interface ValuationPlan {
   /** Round 1: the instruments' symbols, then both direct pairs of each foreign currency. */
   first: string[];
+  /** Round 1's instruments, and its pairs. */
+  instruments: string[];
+  pairs: string[];
   /** Round 2, given round 1's quotes: the cross legs still needed, less round 1's symbols. */
   cross(quotes: QuotesBySymbol): string[];
 }
@@ -28,10 +31,13 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
     const major = currencyUnit(currency)!.major;
     if (major !== baseMajor) foreign.add(major);
   }
+  const instruments = [...symbols];
   for (const major of foreign) for (const pair of pairsFor(major, baseMajor).direct) symbols.add(pair);
   const first = [...symbols];
   return {
     first,
+    instruments,
+    pairs: first.slice(instruments.length),
     cross(quotes) {
       const lookup = createQuoteLookup(quotes);
       const legs = new Set<string>();

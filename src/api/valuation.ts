@@ -86,9 +86,17 @@ export interface Valuation {
   incomplete: boolean;
 }
 
-interface Conversion {
+/** How a currency converts to the base: its rate (null: no route), and the same as an Exact. */
+export interface Conversion {
   rate: string | null;
   exact: Exact | null;
+}
+
+/** A position valued before every quote was in (valuation-early.ts), and what with: kept where the final quotes agree. */
+export interface EarlyValue {
+  quote: Quote;
+  rate: string | null;
+  result: ValueOneResult;
 }
 
 /** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
@@ -101,8 +109,13 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   return valueCheckedPositions(positions, createQuoteLookup(input.quotes), base, baseUnit, rule);
 }
 
-/** valuePositions for positions, a base and a rule already checked. */
-export function valueCheckedPositions(positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule): Valuation {
+/**
+ * valuePositions for positions, a base and a rule already checked. `early`: positions valued as
+ * their quotes came; each is kept only where its quote and its currency's rate are the final ones.
+ */
+export function valueCheckedPositions(
+  positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule, early?: ReadonlyArray<EarlyValue | undefined>,
+): Valuation {
   const fx: FxRate[] = [];
   const noRoute: NoRoute[] = [];
   const conversions = new Map<string, Conversion>();
@@ -135,16 +148,25 @@ export function valueCheckedPositions(positions: readonly Position[], lookup: Qu
     const { symbol, currency } = position;
     const key = symbol.toUpperCase();
     let price: string | null = '1';
+    let quote: Quote | undefined;
     if (symbol !== currency && key !== currency) {
-      const quote = lookup(key);
-      price = quote === undefined ? null : priceOf(quote, rule, position.quantity);
+      quote = lookup(key);
       if (quote === undefined && !missingKeys.has(key)) {
         missingKeys.add(key);
         missing.push(symbol);
       }
     }
     const conversion = convert(currency);
-    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
+    const before = early?.[i];
+    let one: ValueOneResult;
+    if (before !== undefined && quote !== undefined && before.quote === quote && before.rate === conversion.rate) {
+      one = before.result;
+    } else {
+      if (quote !== undefined) price = priceOf(quote, rule, position.quantity);
+      else if (symbol !== currency && key !== currency) price = null;
+      one = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
+    }
+    const { out, value, valueBase, pnl, pnlBase } = one;
     let total = totals.get(currency);
     if (total === undefined) {
       total = { count: 0, unvalued: 0, conversion, value: new DecimalSum(), valueBasePlaces: 0, pnl: undefined, pnlBasePlaces: 0 };
@@ -190,8 +212,17 @@ export function valueCheckedPositions(positions: readonly Position[], lookup: Qu
   };
 }
 
-/** One position at `price` (null: no quote), converted; its figures also as Exact, for the totals. */
-function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion) {
+/** A position valued: its document, and its figures as Exact, for the totals. */
+export interface ValueOneResult {
+  out: ValuedPosition;
+  value: Exact | null;
+  valueBase: Exact | null;
+  pnl: Exact | null;
+  pnlBase: Exact | null;
+}
+
+/** One position at `price` (null: no quote; `unit` the same as an Exact), converted. */
+export function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion): ValueOneResult {
   const { symbol, quantity, currency, cost } = position;
   const { rate } = conversion;
   const amount = exact(quantity);
@@ -264,7 +295,7 @@ export function checkValuationOptions(options: { base: unknown; price?: unknown 
 }
 
 /** The price `rule` picks from `quote` for `quantity`: side takes the bid for a long, the ask for a short, the mid for none. */
-function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
+export function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
   const field = rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
   const price: unknown = quote[field];
   if (typeof price !== 'string' || !DECIMAL.test(price)) {
@@ -293,6 +324,18 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLooku
     if (!fx.includes(found)) fx.push(found);
     rate = found.rate;
   }
+  return inUnits(rate, unit, base);
+}
+
+/** How `unit` converts to `base` by `lookup`'s quotes, or undefined while they give no rate. */
+export function conversionFound(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLookup): Conversion | undefined {
+  if (unit.major === base.major) return inUnits('1', unit, base);
+  const found = findRate(unit.major, base.major, lookup);
+  return 'tried' in found ? undefined : inUnits(found.rate, unit, base);
+}
+
+/** A rate between ISO currencies as one between `unit` and `base`: the point moved by their minor units' exponents. */
+function inUnits(rate: string, unit: CurrencyUnit, base: CurrencyUnit): Conversion {
   const shift = base.exponent - unit.exponent;
   if (shift !== 0) {
     // The point moved, and no zeros kept that only the move made (0.78... × 100 is 78.6..., not 78.6...00).

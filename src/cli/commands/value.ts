@@ -56,9 +56,9 @@ Examples:
 
 export async function runValue(deps: Deps, file: string, options: ValueOptions, state: RunState): Promise<number> {
   checkFormatFlags(options);
-  let symbolCount = 0;
+  let symbolCount = () => 0;
   // Its errors in its words: the file's problems with the flag that helps, its requests as quotes'.
-  state.explain = valueExplainer(deps, options, () => symbolCount);
+  state.explain = valueExplainer(deps, options, () => symbolCount());
   const format = chooseFormat(deps, options);
   const fields = parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
   // The file and the flags, checked before any request (a token request included).

@@ -17,7 +17,7 @@ export interface PreparedValue {
   /** What the file is called in messages: its name, or `standard input`. */
   source: string;
   /** The symbols of round one (instruments and direct pairs): what a rate-limit message counts. */
-  symbolCount: number;
+  symbolCount(): number;
   /** The positions' currencies, each once, in first-seen order (a check's total_<currency>). */
   currencies: string[];
 }
@@ -34,12 +34,13 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   const parse: ParsePositionsOptions = { source, format: options.inputFormat as ParsePositionsOptions['format'] };
   if (options.currency !== undefined) parse.defaultCurrency = options.currency.trim();
   const positions: Position[] = parsePositions(text, parse);
-  // Checks the base too, before any request: a base that is no currency is exit 2 here.
-  const symbolCount = valuationSymbols(positions, base).length;
+  // The base checked before any request (a token request included): no currency is exit 2 here.
+  valuationSymbols([], base);
   return {
     request: { positions, base, price: options.price as PriceRule | undefined, batchSize, concurrency },
     source,
-    symbolCount,
+    // Counted only for a message that needs it: another pass over every position.
+    symbolCount: () => valuationSymbols(positions, base).length,
     currencies: [...new Set(positions.map((position) => position.currency))],
   };
 }
