@@ -17,6 +17,8 @@ export interface ValueTotalRow {
   pnl: string | null;
   pnl_base: string | null;
   incomplete: boolean;
+  /** `incomplete` as the lines say it. */
+  status: 'ok' | 'incomplete';
 }
 
 /** A line of a valuation: a position (the library's ValuedPosition), or a total. */
@@ -25,30 +27,28 @@ export type ValueRow = ValuedPosition | ValueTotalRow;
 export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status'] as const;
 export type ValueFieldName = (typeof VALUE_FIELD_NAMES)[number];
 
-const isTotal = (row: ValueRow): row is ValueTotalRow => 'row' in row;
-const text = (value: string | null | undefined) => value ?? '';
+/** Any line read as one shape: a total has no symbol, quantity, price or cost; a position no `row`. */
+type AnyLine = Partial<ValuedPosition> & Partial<ValueTotalRow>;
 
-/** A field whose value is read the same way from a position and from a total. */
-function decimal(name: ValueFieldName, title: string, read: (row: ValueRow) => string | null | undefined): Field<ValueRow, ValueFieldName> {
-  return { name, title, kind: 'decimal', derived: false, align: 'right', read: (row) => text(read(row)) };
+/** A decimal field: the line's member of that name, or '' where it has none. */
+function decimal(name: ValueFieldName & keyof AnyLine, title: string): Field<ValueRow, ValueFieldName> {
+  // A plain member read: this runs for every figure of every line (100,000 times for 10,000 positions).
+  return { name, title, kind: 'decimal', derived: false, align: 'right', read: (row) => ((row as AnyLine)[name] as string | null | undefined) ?? '' };
 }
 
 export const VALUE_FIELDS: Readonly<Record<ValueFieldName, Field<ValueRow, ValueFieldName>>> = {
-  row: { name: 'row', title: 'Row', kind: 'text', derived: false, align: 'left', read: (row) => (isTotal(row) ? row.row : 'position') },
-  symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (row) => (isTotal(row) ? '' : row.symbol) },
-  quantity: decimal('quantity', 'Quantity', (row) => (isTotal(row) ? null : row.quantity)),
+  row: { name: 'row', title: 'Row', kind: 'text', derived: false, align: 'left', read: (row) => (row as AnyLine).row ?? 'position' },
+  symbol: { name: 'symbol', title: 'Symbol', kind: 'text', derived: false, align: 'left', read: (row) => (row as AnyLine).symbol ?? '' },
+  quantity: decimal('quantity', 'Quantity'),
   currency: { name: 'currency', title: 'Currency', kind: 'text', derived: false, align: 'left', read: (row) => row.currency },
-  price: decimal('price', 'Price', (row) => (isTotal(row) ? null : row.price)),
-  value: decimal('value', 'Value', (row) => row.value),
-  rate: decimal('rate', 'Rate', (row) => row.rate),
-  value_base: decimal('value_base', 'Value (base)', (row) => row.value_base),
-  cost: decimal('cost', 'Cost', (row) => (isTotal(row) ? null : row.cost)),
-  pnl: decimal('pnl', 'P&L', (row) => row.pnl),
-  pnl_base: decimal('pnl_base', 'P&L (base)', (row) => row.pnl_base),
-  status: {
-    name: 'status', title: 'Status', kind: 'text', derived: false, align: 'left',
-    read: (row) => (isTotal(row) ? (row.incomplete ? 'incomplete' : 'ok') : row.status),
-  },
+  price: decimal('price', 'Price'),
+  value: decimal('value', 'Value'),
+  rate: decimal('rate', 'Rate'),
+  value_base: decimal('value_base', 'Value (base)'),
+  cost: decimal('cost', 'Cost'),
+  pnl: decimal('pnl', 'P&L'),
+  pnl_base: decimal('pnl_base', 'P&L (base)'),
+  status: { name: 'status', title: 'Status', kind: 'text', derived: false, align: 'left', read: (row) => row.status },
 };
 
 /**
@@ -85,10 +85,11 @@ export function totalRows(valuation: Valuation): ValueTotalRow[] {
     pnl: total.pnl ?? null,
     pnl_base: total.pnl_base ?? null,
     incomplete: total.incomplete,
+    status: total.incomplete ? 'incomplete' : 'ok',
   }));
   rows.push({
     row: 'total_base', currency: valuation.base, rate: null, value: null, value_base: valuation.total_base,
-    pnl: null, pnl_base: withPnl ? valuation.total_pnl_base! : null, incomplete: valuation.incomplete,
+    pnl: null, pnl_base: withPnl ? valuation.total_pnl_base! : null, incomplete: valuation.incomplete, status: valuation.incomplete ? 'incomplete' : 'ok',
   });
   return rows;
 }
