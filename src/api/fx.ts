@@ -21,7 +21,7 @@ import { divideRounded, isPositive, multiply } from '../shared/decimal.js';
 export const RATE_DIGITS = 34;
 
 /** The currency crosses go through. */
-export const CROSS_CURRENCY = 'USD';
+const CROSS_CURRENCY = 'USD';
 
 /** A rate used to convert, and how it was derived. */
 export interface FxRate {

@@ -61,7 +61,7 @@ export const VALUE_LINE_FIELDS: readonly ValueFieldName[] = VALUE_FIELD_NAMES.fi
  * The fields of the JSON document's positions unless --fields says otherwise: those of the lines
  * but `row`, which only tells a position from a total, and the document keeps its totals apart.
  */
-export const VALUE_JSON_FIELDS: readonly ValueFieldName[] = VALUE_LINE_FIELDS.filter((name) => name !== 'row');
+const VALUE_JSON_FIELDS: readonly ValueFieldName[] = VALUE_LINE_FIELDS.filter((name) => name !== 'row');
 
 /** The fields `format` writes when --fields does not say: JSON's positions without `row`, the format's own otherwise. */
 export function defaultValueFields(format: string): readonly ValueFieldName[] | undefined {

@@ -134,11 +134,6 @@ export function isPositive(text: string): boolean {
   return new Decimal(text).gt(0);
 }
 
-/** Whether the decimal text `a` and `b` are the same number (1.50 and 1.5 are). */
-export function sameNumber(a: string, b: string): boolean {
-  return new Decimal(a).eq(b);
-}
-
 /** Whether the mantissa of `a` (its coefficient's digits, from the first) is below `b`'s. */
 function mantissaBelow(a: readonly number[], b: readonly number[]): boolean {
   const n = Math.max(a.length, b.length);

@@ -346,3 +346,26 @@ describe('mkt value refuses a bad file or flag with exit 2, before any request',
     expect(log).toEqual([]);
   });
 });
+
+describe('mkt value: the service refusing, in the words of the command', () => {
+  it('a token the service refuses: exit 4, naming MKT_TOKEN', async () => {
+    const result = await run([file('good.csv', 'symbol,quantity,currency\nAAPL,1,USD\n'), '--base', 'USD'], { env: { MKT_TOKEN: 'not-a-token-the-sandbox-issued' } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('MKT_TOKEN is set, and overrides any stored token');
+  });
+
+  it('more waiting for the rate limit than --max-wait: exit 6, counting the symbols of the valuation', async () => {
+    const slow = await startTestSandbox({ limits: { perMinute: 1 } });
+    try {
+      const lots = file('three.csv', 'symbol,quantity,currency\nAAPL,1,USD\nMSFT,1,USD\nIBM,1,EUR\n');
+      const result = await runCli(['value', lots, '--base', 'USD', '--batch-size', '2', '--max-wait', '1s'], {
+        now: () => slow.clock.now(), env: { MKT_BASE_URL: slow.url, MKT_TOKEN: await getToken(slow.url), MKT_ORG: 'org_demo' },
+      });
+      expect(result.code).toBe(6);
+      // AAPL, MSFT and IBM, and EUR's two pairs with USD: 5 symbols, 3 requests of 2.
+      expect(result.stderr).toMatch(/^error: 5 symbols need 3 requests; at 1 a minute that is about .*, longer than --max-wait 1s\n/);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -54,7 +54,7 @@ Examples:
   });
 }
 
-export async function runValue(deps: Deps, file: string, options: ValueOptions, state: RunState): Promise<number> {
+async function runValue(deps: Deps, file: string, options: ValueOptions, state: RunState): Promise<number> {
   checkFormatFlags(options);
   let symbolCount = () => 0;
   // Its errors in its words: the file's problems with the flag that helps, its requests as quotes'.

@@ -26,7 +26,7 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
 }
 
 /** The problems of a valuation, in words: no quote, no rate (with the pairs tried), and what the totals leave out. */
-export function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
+function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
   const problems: string[] = [];
   const symbols = new Set(valuation.positions.map((position) => position.symbol.toUpperCase())).size;
   if (valuation.missing.length > 0) {
