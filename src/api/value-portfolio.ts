@@ -96,12 +96,13 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   // The pairs first: the first batch, sent alone, brings the rates, and the positions of every later
   // batch can be valued whole as it comes.
   await fetch([...plan.pairs, ...plan.instruments]);
-  await fetch(plan.cross(rounds[0]?.data ?? []));
+  const cross = plan.cross(rounds[0]?.data ?? []);
+  await fetch(cross);
   const fetched = rounds.flatMap((round) => round.data);
   const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule, early.values);
   return {
     valuation,
-    quotes: usedQuotes(valuation, fetched),
+    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...cross])),
     unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
@@ -110,16 +111,18 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   };
 }
 
-/** The fetched quotes the valuation read: the positions' instruments, and the pairs of its rates. */
-function usedQuotes(valuation: Valuation, fetched: readonly Quote[]): Quote[] {
+/**
+ * The fetched quotes the valuation read: every instrument's (each was asked for a position), and the
+ * pairs its rates came from; not a second quote for a symbol (it follows the first: mergeBatches).
+ */
+function usedQuotes(valuation: Valuation, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
   const used = new Set<string>();
-  for (const position of valuation.positions) if (position.price !== null) used.add(position.symbol.toUpperCase());
   for (const rate of valuation.fx) for (const pair of rate.pairs) used.add(pair);
-  const seen = new Set<string>();
+  let previous = '';
   return fetched.filter((quote) => {
     const key = quote.symbol.toUpperCase();
-    if (!used.has(key) || seen.has(key)) return false;
-    seen.add(key);
-    return true;
+    const first = key !== previous;
+    previous = key;
+    return first && (!pairs.has(key) || used.has(key));
   });
 }
