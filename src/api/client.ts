@@ -55,7 +55,7 @@ export function createClient(options: ClientOptions): Client {
   checkClientOptions(options);
   const seam = seams.get(options) ?? {};
   // What only the seam may set is set from it, whatever else the options object holds.
-  const bound = { ...options, now: seam.now, sleep: seam.sleep, random: seam.random, waitBudget: undefined, progress: undefined, onBatchQuotes: undefined };
+  const bound = { ...options, now: seam.now, sleep: seam.sleep, random: seam.random, waitBudget: undefined, progress: undefined };
   return {
     cliLogin: (input) => cliLogin(bound, input),
     clientCredentials: (input) => clientCredentials(bound, input),

@@ -76,11 +76,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     // Left unset, the batch size shrinks to what the service says it takes.
     resize: input.batchSize === undefined ? smallerBatch : undefined,
     onResize: (size, count) => options.onDebug?.(`* the service takes at most ${size} symbols per request: ${count} requests`),
-    send: async (batch) => {
-      const result = await fetchBatch(shared, { ...call, url: batchUrl(url, batch, input.venue) });
-      options.onBatchQuotes?.(result.quotes);
-      return result;
-    },
+    send: (batch) => fetchBatch(shared, { ...call, url: batchUrl(url, batch, input.venue) }),
     onDone: input.onProgress,
   });
   return mergeBatches(symbols, results);

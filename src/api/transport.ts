@@ -3,7 +3,7 @@
 // a request is sent with (Transport), the request and its response, and the pacer's contract.
 import type { ClientOptions } from './options.js';
 import type { Seam } from './seam.js';
-import type { Quote, RateLimitInfo } from './types.js';
+import type { RateLimitInfo } from './types.js';
 import type { WaitBudget } from './wait-budget.js';
 
 /** Where a call stands: requests done and in all (getQuotes: one per batch). */
@@ -24,8 +24,6 @@ export type Transport = Partial<ClientOptions> & Seam & {
   waitBudget?: WaitBudget;
   /** What onWait reports as done and total; a single request when not given. */
   progress?: CallProgress;
-  /** getQuotes: each batch's quotes, as it is answered (valuePortfolio values positions meanwhile). */
-  onBatchQuotes?: (quotes: readonly Quote[]) => void;
 };
 
 export interface HttpRequest {

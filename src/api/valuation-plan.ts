@@ -14,8 +14,7 @@ import { checkValuationOptions } from './valuation.js';
 export interface ValuationPlan {
   /** Round 1: the instruments' symbols, then both direct pairs of each foreign currency. */
   first: string[];
-  /** Round 1's instruments, and its pairs. */
-  instruments: string[];
+  /** Round 1's pairs (first less the instruments). */
   pairs: string[];
   /** Round 2, given round 1's quotes: the cross legs still needed, less round 1's symbols. */
   cross(quotes: QuotesBySymbol): string[];
@@ -31,13 +30,12 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
     const major = currencyUnit(currency)!.major;
     if (major !== baseMajor) foreign.add(major);
   }
-  const instruments = [...symbols];
+  const instruments = symbols.size;
   for (const major of foreign) for (const pair of pairsFor(major, baseMajor).direct) symbols.add(pair);
   const first = [...symbols];
   return {
     first,
-    instruments,
-    pairs: first.slice(instruments.length),
+    pairs: first.slice(instruments),
     cross(quotes) {
       const lookup = createQuoteLookup(quotes);
       const legs = new Set<string>();

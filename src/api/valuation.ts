@@ -87,16 +87,9 @@ export interface Valuation {
 }
 
 /** How a currency converts to the base: its rate (null: no route), and the same as an Exact. */
-export interface Conversion {
+interface Conversion {
   rate: string | null;
   exact: Exact | null;
-}
-
-/** A position valued before every quote was in (valuation-early.ts), and what with: kept where the final quotes agree. */
-export interface EarlyValue {
-  quote: Quote;
-  rate: string | null;
-  result: ValueOneResult;
 }
 
 /** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
@@ -109,13 +102,8 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   return valueCheckedPositions(positions, createQuoteLookup(input.quotes), base, baseUnit, rule);
 }
 
-/**
- * valuePositions for positions, a base and a rule already checked. `early`: positions valued as
- * their quotes came; each is kept only where its quote and its currency's rate are the final ones.
- */
-export function valueCheckedPositions(
-  positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule, early?: ReadonlyArray<EarlyValue | undefined>,
-): Valuation {
+/** valuePositions for positions, a base and a rule already checked. */
+export function valueCheckedPositions(positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule): Valuation {
   const fx: FxRate[] = [];
   const noRoute: NoRoute[] = [];
   const conversions = new Map<string, Conversion>();
@@ -148,25 +136,16 @@ export function valueCheckedPositions(
     const { symbol, currency } = position;
     const key = symbol.toUpperCase();
     let price: string | null = '1';
-    let quote: Quote | undefined;
     if (symbol !== currency && key !== currency) {
-      quote = lookup(key);
+      const quote = lookup(key);
+      price = quote === undefined ? null : priceOf(quote, rule, position.quantity);
       if (quote === undefined && !missingKeys.has(key)) {
         missingKeys.add(key);
         missing.push(symbol);
       }
     }
     const conversion = convert(currency);
-    const before = early?.[i];
-    let one: ValueOneResult;
-    if (before !== undefined && quote !== undefined && before.quote === quote && before.rate === conversion.rate) {
-      one = before.result;
-    } else {
-      if (quote !== undefined) price = priceOf(quote, rule, position.quantity);
-      else if (symbol !== currency && key !== currency) price = null;
-      one = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
-    }
-    const { out, value, valueBase, pnl, pnlBase } = one;
+    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
     let total = totals.get(currency);
     if (total === undefined) {
       total = { count: 0, unvalued: 0, conversion, value: new DecimalSum(), valueBasePlaces: 0, pnl: undefined, pnlBasePlaces: 0 };
@@ -213,7 +192,7 @@ export function valueCheckedPositions(
 }
 
 /** A position valued: its document, and its figures as Exact, for the totals. */
-export interface ValueOneResult {
+interface ValueOneResult {
   out: ValuedPosition;
   value: Exact | null;
   valueBase: Exact | null;
@@ -222,7 +201,7 @@ export interface ValueOneResult {
 }
 
 /** One position at `price` (null: no quote; `unit` the same as an Exact), converted. */
-export function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion): ValueOneResult {
+function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion): ValueOneResult {
   const { symbol, quantity, currency, cost } = position;
   const { rate } = conversion;
   const amount = exact(quantity);
@@ -295,7 +274,7 @@ export function checkValuationOptions(options: { base: unknown; price?: unknown 
 }
 
 /** The price `rule` picks from `quote` for `quantity`: side takes the bid for a long, the ask for a short, the mid for none. */
-export function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
+function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
   const field = rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
   const price: unknown = quote[field];
   if (typeof price !== 'string' || !DECIMAL.test(price)) {
@@ -325,13 +304,6 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLooku
     rate = found.rate;
   }
   return inUnits(rate, unit, base);
-}
-
-/** How `unit` converts to `base` by `lookup`'s quotes, or undefined while they give no rate. */
-export function conversionFound(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLookup): Conversion | undefined {
-  if (unit.major === base.major) return inUnits('1', unit, base);
-  const found = findRate(unit.major, base.major, lookup);
-  return 'tried' in found ? undefined : inUnits(found.rate, unit, base);
 }
 
 /** A rate between ISO currencies as one between `unit` and `base`: the point moved by their minor units' exponents. */

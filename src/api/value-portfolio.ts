@@ -1,9 +1,8 @@
-// Client.valuePortfolio: positions valued against live quotes in one call. Round 1 asks for both
-// direct pairs of each foreign currency and every instrument (valuation-plan.ts); only when a
+// Client.valuePortfolio: positions valued against live quotes in one call. Round 1 asks for every
+// instrument and both direct pairs of each foreign currency (valuation-plan.ts); only when a
 // currency has neither pair quoted, round 2 asks for the legs of a cross through USD. Both rounds
 // are getQuotes calls (batches, pacing, retries) that share one wait budget, so maxWaitMs bounds
-// the whole valuation's waiting, and the client's one signal. Positions are valued as their batches
-// come (valuation-early.ts), and the whole is checked and totalled by valueCheckedPositions.
+// the whole valuation's waiting, and the client's one signal; then the positions are valued.
 import { checkNumber, invalid } from './check-options.js';
 import type { ClientOptions } from './options.js';
 import { checkPositions, type Position } from './positions.js';
@@ -12,7 +11,6 @@ import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createQuoteLookup } from './fx.js';
 import { checkValuationOptions, valueCheckedPositions, type PriceRule, type Valuation } from './valuation.js';
-import { createEarlyValuation } from './valuation-early.js';
 import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
@@ -70,9 +68,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
 
   const rule = price ?? 'mid';
   const waitBudget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, options.now);
-  // Positions are valued as their batches come, while the others are on their way.
-  const early = createEarlyValuation(positions, baseUnit, rule);
-  const shared = { ...options, waitBudget, onBatchQuotes: early.add };
+  const shared = { ...options, waitBudget };
   const rounds: QuotesResult[] = [];
   let before = { done: 0, total: 0 };
   const fetch = async (symbols: string[]) => {
@@ -93,13 +89,11 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   };
 
   const plan = planValuation(positions, baseUnit.major);
-  // The pairs first: the first batch, sent alone, brings the rates, and the positions of every later
-  // batch can be valued whole as it comes.
-  await fetch([...plan.pairs, ...plan.instruments]);
+  await fetch(plan.first);
   const cross = plan.cross(rounds[0]?.data ?? []);
   await fetch(cross);
   const fetched = rounds.flatMap((round) => round.data);
-  const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule, early.values);
+  const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule);
   return {
     valuation,
     quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...cross])),

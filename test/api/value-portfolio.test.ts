@@ -54,8 +54,7 @@ describe('valuePortfolio against the sandbox', () => {
   it('in EUR: two rounds, each symbol asked once, and the valuation by the tests\' own arithmetic', async () => {
     const { client, requests } = recordingClient();
     const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' });
-    // The pairs first (their batch brings the rates), then the instruments.
-    const round1 = ['GBPEUR', 'EURGBP', 'JPYEUR', 'EURJPY', 'CADEUR', 'EURCAD', 'USDEUR', 'EURUSD', 'VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL'];
+    const round1 = ['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'GBPEUR', 'EURGBP', 'JPYEUR', 'EURJPY', 'CADEUR', 'EURCAD', 'USDEUR', 'EURUSD'];
     // CAD has no pair with EUR: the cross's legs in a second round, less EURUSD and USDEUR, asked already.
     expect(requests).toEqual([round1, ['CADUSD', 'USDCAD']]);
     expect(result).toMatchObject({ rounds: 2, requests: 2, attempts: 2, unasked: [] });
@@ -82,15 +81,15 @@ describe('valuePortfolio against the sandbox', () => {
     // 0.1 × 0.30: the cost's places and the quantity's kept, where a double gives 0.03.
     expect(valuation.positions[5]!.pnl).toBe(mul(sub(price('AAPL'), '0.30'), '0.1'));
     expect(valuation.total_base).toBe(sum(valuation.positions.map((p) => p.value_base!)));
-    // The quotes it used: one pair per rate (EURGBP, not GBPEUR, which the sandbox does not quote) and the instruments.
-    expect(result.quotes.map((quote) => quote.symbol)).toEqual(['EURGBP', 'EURJPY', 'EURUSD', 'VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'USDCAD']);
+    // The quotes it used: the instruments, and one pair per rate (EURGBP, not GBPEUR, which the sandbox does not quote).
+    expect(result.quotes.map((quote) => quote.symbol)).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'EURUSD', 'USDCAD']);
   });
 
   it('in USD: one round, every currency having a pair with USD', async () => {
     const { client, requests } = recordingClient();
     const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'USD', price: 'side' });
     expect(result).toMatchObject({ rounds: 1, requests: 1 });
-    expect(requests).toEqual([['GBPUSD', 'USDGBP', 'EURUSD', 'USDEUR', 'JPYUSD', 'USDJPY', 'CADUSD', 'USDCAD', 'VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL']]);
+    expect(requests).toEqual([['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'GBPUSD', 'USDGBP', 'EURUSD', 'USDEUR', 'JPYUSD', 'USDJPY', 'CADUSD', 'USDCAD']]);
     const quotes = await quotesOf(requests[0]!);
     const quote = (symbol: string) => quotes.find((q) => q.symbol === symbol)!;
     // side: a long at the bid, the short RY.TO at the ask.
@@ -116,7 +115,7 @@ describe('valuePortfolio against the sandbox', () => {
     const { client, requests } = recordingClient();
     const positions: Position[] = [lot('AAPL', '2'), { symbol: 'NOSUCH', quantity: '5', currency: 'USD' }, { symbol: 'GOLD1', quantity: '1', currency: 'XAU' }];
     const { valuation } = await client.valuePortfolio({ positions, base: 'EUR' });
-    expect(requests).toEqual([['USDEUR', 'EURUSD', 'XAUEUR', 'EURXAU', 'AAPL', 'NOSUCH', 'GOLD1'], ['XAUUSD', 'USDXAU']]);
+    expect(requests).toEqual([['AAPL', 'NOSUCH', 'GOLD1', 'USDEUR', 'EURUSD', 'XAUEUR', 'EURXAU'], ['XAUUSD', 'USDXAU']]);
     expect(valuation.missing).toEqual(['NOSUCH', 'GOLD1']);
     expect(valuation.no_route).toEqual([expect.objectContaining({ currency: 'XAU', to: 'EUR', tried: ['XAUEUR', 'EURXAU', 'XAUUSD', 'USDXAU', 'EURUSD', 'USDEUR'] })]);
     expect(valuation.incomplete).toBe(true);
