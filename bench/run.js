@@ -1,6 +1,6 @@
 // `npm run bench`: the measurements behind issue 11's performance targets, side by side with their
 // floors, as medians and ratios. What each target measures and how: docs/benchmarks.md.
-//   node bench/run.js [--only startup,memory,10k,load,devices] [--runs N] [--quick] [--json FILE] ...
+//   node bench/run.js [--only startup,memory,10k,load,devices,exe,value] [--runs N] [--quick] [--json FILE] ...
 // Exit code 0 when every selected target is met, 1 when one is missed, could not be measured, or
 // the harness failed; 2 for a usage error.
 import { spawnSync } from 'node:child_process';
@@ -18,18 +18,19 @@ import { tenK } from './lib/targets/ten-k.js';
 import { load } from './lib/targets/load.js';
 import { devices } from './lib/targets/devices.js';
 import { exe } from './lib/targets/exe.js';
+import { value } from './lib/targets/value.js';
 
-const TARGETS = { startup, memory, '10k': tenK, load, devices, exe };
-const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load', 5: 'devices', 6: 'exe' };
+const TARGETS = { startup, memory, '10k': tenK, load, devices, exe, value };
+const ALIASES = { 1: 'startup', 2: 'memory', 3: '10k', 4: 'load', 5: 'devices', 6: 'exe', 7: 'value' };
 /** What a run does without --only: the targets. The devices are measured on request. */
-const DEFAULT_TARGETS = ['startup', 'memory', '10k', 'load', 'exe'];
+const DEFAULT_TARGETS = ['startup', 'memory', '10k', 'load', 'exe', 'value'];
 
 const HELP = `Usage: npm run bench -- [options]      (or node bench/run.js [options] after npm run build)
 
-Runs issue 11's performance targets and issue 20's, each side by side with its baseline (A B A B ...), and prints
-medians, ratios and pass/fail. Exits 1 when a target is missed or could not be measured.
+Runs issue 11's performance targets, issue 20's and issue 27's, each side by side with its baseline (A B A B ...),
+and prints medians, ratios and pass/fail. Exits 1 when a target is missed or could not be measured.
 
-Targets (--only takes a comma-separated list of names or numbers; default 1-4 and 6):
+Targets (--only takes a comma-separated list of names or numbers; default 1-4, 6 and 7):
   startup (1)  mkt quotes EURUSD --json vs floor-quotes.js (<= 1.2x on Node 22 and 24, <= 1.7x on
                Node 20); mkt --version vs node -e 0 (<= 1.3x); on this Node, Node 22 and Node 24
   memory  (2)  peak RSS of mkt quotes EURUSD --json vs floor-quotes.js (<= 1.3x), every Node
@@ -44,11 +45,14 @@ Targets (--only takes a comma-separated list of names or numbers; default 1-4 an
                on the Node inside it: quotes EURUSD --json vs floor-quotes.js (<= 1.1x); --version
                vs node -e 0 (<= 1.1x); peak memory vs floor-quotes.js (<= 1.3x); a build without
                the V8 code cache minus the whole file (reported)
+  value   (7)  mkt value on Node 24: 10,000 positions on 10,000 symbols --json, in USD and in EUR,
+               each vs mkt quotes --json of the same symbols (<= 1.3x); 100,000 lots over 1,000
+               symbols vs 10,000 lots (<= 12x: linear, no step quadratic in the rows)
 
 Options:
   --only <list>        targets to run (default: all)
   --runs <n>           measured rotations per comparison (default 20 for startup, 10 for memory,
-                       30 for 10k; --quick 5)
+                       30 for 10k and value's first, 10 for value's lots; --quick 5)
   --warmup <n>         unmeasured rotations first, at least 1; the first checks the output (default 1)
   --budget <s>         no new rotation starts after this many seconds of a comparison, once 3 are
                        done (default 60; --quick 20, once 2 are done)
@@ -239,6 +243,7 @@ async function run(options) {
     buildExe: (args) => buildExe(options.build, join(tmp, 'exe', String(exeBuilds++)), args),
     pinnedNode: () => (pinnedNode ??= findPinnedNode(options.build)),
     buildWithout: (device) => buildWithout(options.build, snapshot, join(tmp, 'variants', device), device),
+    tmpDir: () => tmp,
     symbolsFile: (count) => {
       if (!symbolsFile) {
         symbolsFile = join(tmp, '10k.txt');
@@ -246,7 +251,7 @@ async function run(options) {
       }
       return symbolsFile;
     },
-    // One sandbox for targets 1 to 3, in its own process, with limits no benchmark reaches and the
+    // One sandbox for targets 1 to 3 and 7, in its own process, with limits no benchmark reaches and the
     // 10,000 synthetic symbols; mkt and the floors get the same token through the environment.
     clientEnv: async () => {
       if (!shared) {
@@ -259,7 +264,7 @@ async function run(options) {
         });
         shared = { server, token: await getToken(server.url) };
         mkdirSync(join(tmp, 'config'), { recursive: true });
-        log(`sandbox for targets 1-3: ${server.url} (pid ${server.pid})`);
+        log(`sandbox for targets 1-3 and 7: ${server.url} (pid ${server.pid})`);
       }
       return env({ MKT_BASE_URL: shared.server.url, MKT_TOKEN: shared.token, MKT_ORG: 'org_demo', MKT_CONFIG_DIR: join(tmp, 'config') });
     },

@@ -1,6 +1,6 @@
 // npm run demo: the main job against the built-in sandbox. Starts `mkt sandbox` on a free port,
-// logs in with its demo key into a throw-away config directory, prints quotes as a table, stops the
-// sandbox. Every step is the real `mkt` binary.
+// logs in with its demo key into a throw-away config directory, prints quotes as a table, values a
+// portfolio in three currencies in dollars, stops the sandbox. Every step is the real `mkt` binary.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,11 @@ try {
   console.error(`sandbox running at ${baseUrl}; config in ${configDir}\n`);
   run(['login', '--org', 'org_demo'], { ...env, MKT_API_KEY: 'demo.demo-secret' }, 'MKT_API_KEY=demo.demo-secret mkt login --org org_demo');
   run(['quotes', 'EURUSD', 'USDJPY', 'AAPL', 'MSFT', 'SPY', '--format', 'table'], env);
+  // Pence in London, euros in Frankfurt, dollars in New York, and cash, valued in dollars.
+  const portfolio = path.join(configDir, 'portfolio.csv');
+  fs.writeFileSync(portfolio, 'symbol,quantity,currency,cost\nAAPL,10,USD,200.5\nVOD.L,1000,GBX,70.25\nSAP.DE,20,EUR\nEUR,2500.75,EUR\n');
+  console.error(`$ cat portfolio.csv\n${fs.readFileSync(portfolio, 'utf8')}`);
+  run(['value', portfolio, '--base', 'USD', '--format', 'table'], env, 'mkt value portfolio.csv --base USD');
   run(['status'], env);
 } catch (error) {
   failed = true;

@@ -5,7 +5,7 @@
 //   const token = await client.cliLogin({ apiKey: 'demo.demo-secret', organizationId: 'org_demo' });
 //   const { data } = await client.getQuotes({ symbols: ['EURUSD'], accessToken: token.accessToken, organizationId: 'org_demo' });
 //
-// Each method is its operation's function (auth.ts, quotes.ts), which checks its input and holds the
+// Each method is its operation's function (auth.ts, quotes.ts, value-portfolio.ts), which checks its input and holds the
 // token guard; this file only binds them to one set of options, handed on whole. It exports the
 // client and every shape its methods take and return, and nothing else: index.ts passes all of it on.
 import { cliLogin, clientCredentials, type CliLoginInput } from './auth.js';
@@ -14,8 +14,9 @@ import type { ClientOptions } from './options.js';
 import { getQuotes, type GetQuotesInput } from './quotes.js';
 import { seams } from './seam.js';
 import type { ClientCredentialsInput, QuotesResult, TokenResponse } from './types.js';
+import { valuePortfolio, type ValuePortfolioInput, type ValuePortfolioResult } from './value-portfolio.js';
 
-export type { CliLoginInput, GetQuotesInput };
+export type { CliLoginInput, GetQuotesInput, ValuePortfolioInput, ValuePortfolioResult };
 export type { ClientOptions, HookRequest, HookResponse, Hooks, TokenContext, TokenSource, WaitEvent } from './options.js';
 export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
 
@@ -36,6 +37,13 @@ export interface Client {
    * code NOT_AUTHENTICATED and status 0, before any request.
    */
   getQuotes(input: GetQuotesInput): Promise<QuotesResult>;
+  /**
+   * Positions valued against live quotes: getQuotes for every instrument and the FX pairs to the
+   * base (round 1), and only if a currency has no direct pair, for the USD legs of a cross (round
+   * 2), each symbol asked once, both rounds within one maxWaitMs; then valuePositions. Input it
+   * cannot use (positions, base, price) rejects with an OptionsError before any request.
+   */
+  valuePortfolio(input: ValuePortfolioInput): Promise<ValuePortfolioResult>;
 }
 
 /**
@@ -52,5 +60,6 @@ export function createClient(options: ClientOptions): Client {
     cliLogin: (input) => cliLogin(bound, input),
     clientCredentials: (input) => clientCredentials(bound, input),
     getQuotes: (input) => getQuotes(bound, input),
+    valuePortfolio: (input) => valuePortfolio(bound, input),
   };
 }

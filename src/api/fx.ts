@@ -8,10 +8,10 @@
 // Rates are mids: a valuation marks positions to market, and the price rule (bid, ask, side) is the
 // instrument's; converting a long at one side of the FX market and a short at the other would value
 // the same money two ways. A quotient is rounded once, half-even, to RATE_DIGITS significant digits.
-import { divideRounded, isPositive, multiply } from './decimal-math.js';
 import { OptionsError } from './errors.js';
 import { DECIMAL } from './json.js';
 import type { Quote } from './types.js';
+import { divideRounded, isPositive, multiply } from '../shared/decimal.js';
 
 /**
  * Significant digits of a rate that needs a division: 34, the precision of IEEE 754 decimal128 and
@@ -21,7 +21,7 @@ import type { Quote } from './types.js';
 export const RATE_DIGITS = 34;
 
 /** The currency crosses go through. */
-export const CROSS_CURRENCY = 'USD';
+const CROSS_CURRENCY = 'USD';
 
 /** A rate used to convert, and how it was derived. */
 export interface FxRate {
@@ -131,7 +131,8 @@ function ratio(from: string, to: string, method: FxRate['method'], over: readonl
     return { from, to, rate: top, method, pairs: over.map(([pair]) => pair), formula: names(over), rounded: false };
   }
   const bottom = product(under);
-  const { value, rounded } = divideRounded(top, bottom, digits);
+  // Both products are above zero (usableMid), so there is a quotient.
+  const { value, rounded } = divideRounded(top, bottom, digits)!;
   const denominator = under.length > 1 ? `(${names(under)})` : names(under);
   return {
     from, to, rate: value, method,

@@ -168,25 +168,26 @@ export function checkPositions(positions: unknown): asserts positions is readonl
   }
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i] as Partial<Record<keyof Position, unknown>> | null;
-    const where = { item: i + 1 };
-    if (position === null || typeof position !== 'object') throw new PositionsError('is not a position object', { reason: 'syntax', ...where });
+    if (position === null || typeof position !== 'object') throw new PositionsError('is not a position object', { reason: 'syntax', item: i + 1 });
+    const item = i + 1;
     const { symbol, quantity, currency, cost } = position;
     if (typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol)) {
-      throw new PositionsError('symbol must be 1 to 32 visible ASCII characters', { reason: 'value', ...where, field: 'symbol', value: typeof symbol === 'string' ? symbol : undefined });
+      throw new PositionsError('symbol must be 1 to 32 visible ASCII characters', { reason: 'value', item, field: 'symbol', value: typeof symbol === 'string' ? symbol : undefined });
     }
-    for (const [field, value] of [['quantity', quantity], ['cost', cost]] as const) {
-      if (value === undefined && field === 'cost') continue;
-      if (typeof value !== 'string' || !DECIMAL.test(value)) {
-        throw new PositionsError(`${field} must be a string holding a decimal number, such as "10" or "-2.5"`, {
-          reason: 'value', ...where, field, value: typeof value === 'string' ? value : undefined,
-        });
-      }
-    }
+    // No array per position: this runs for every lot, before anything is fetched.
+    if (typeof quantity !== 'string' || !DECIMAL.test(quantity)) throw notDecimal('quantity', quantity, item);
+    if (cost !== undefined && (typeof cost !== 'string' || !DECIMAL.test(cost))) throw notDecimal('cost', cost, item);
     if (!isCurrency(currency)) {
       const text = typeof currency === 'string' ? currency : undefined;
       throw new PositionsError(text === undefined ? 'currency must be a currency code such as "USD"' : `currency ${shownValue(text)} ${currencyProblem(text)}`, {
-        reason: currency === undefined ? 'no-currency' : 'value', ...where, field: 'currency', value: text,
+        reason: currency === undefined ? 'no-currency' : 'value', item, field: 'currency', value: text,
       });
     }
   }
+}
+
+function notDecimal(field: 'quantity' | 'cost', value: unknown, item: number): PositionsError {
+  return new PositionsError(`${field} must be a string holding a decimal number, such as "10" or "-2.5"`, {
+    reason: 'value', item, field, value: typeof value === 'string' ? value : undefined,
+  });
 }

@@ -6,34 +6,56 @@
 //      already asked for. Usually nothing: a service quotes most currencies against USD.
 // Symbols are upper-case, each once, in the order first needed.
 import { currencyUnit } from './currencies.js';
-import { OptionsError } from './errors.js';
 import { createQuoteLookup, findRate, pairsFor, type QuotesBySymbol } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
+import { checkValuationOptions } from './valuation.js';
 
-/** The ISO currencies of `positions` other than the base's, in first-seen order. */
-function foreignCurrencies(positions: readonly Position[], base: string): string[] {
-  checkPositions(positions);
-  const baseMajor = currencyUnit(base)?.major;
-  if (baseMajor === undefined) throw new OptionsError('INVALID_OPTIONS', `base ${JSON.stringify(String(base).slice(0, 40))} is not a currency code`, { option: 'base', operation: 'valuationSymbols' });
-  const seen = new Set<string>();
-  for (const { currency } of positions) {
+/** The two rounds of a valuation of checked positions in `baseMajor`: one pass over the positions. */
+export interface ValuationPlan {
+  /** Round 1: the instruments' symbols, then both direct pairs of each foreign currency. */
+  first: string[];
+  /** Round 1's pairs (first less the instruments). */
+  pairs: string[];
+  /** Round 2, given round 1's quotes: the cross legs still needed, less round 1's symbols. */
+  cross(quotes: QuotesBySymbol): string[];
+}
+
+/** The plan of positions already checked (checkPositions), in an ISO base currency. */
+export function planValuation(positions: readonly Position[], baseMajor: string): ValuationPlan {
+  const symbols = new Set<string>();
+  const foreign = new Set<string>();
+  for (const { symbol, currency } of positions) {
+    const key = symbol.toUpperCase();
+    if (symbol !== currency && key !== currency) symbols.add(key);
     const major = currencyUnit(currency)!.major;
-    if (major !== baseMajor) seen.add(major);
+    if (major !== baseMajor) foreign.add(major);
   }
-  return [...seen];
+  const instruments = symbols.size;
+  for (const major of foreign) for (const pair of pairsFor(major, baseMajor).direct) symbols.add(pair);
+  const first = [...symbols];
+  return {
+    first,
+    pairs: first.slice(instruments),
+    cross(quotes) {
+      const lookup = createQuoteLookup(quotes);
+      const legs = new Set<string>();
+      for (const major of foreign) {
+        if ('rate' in findRate(major, baseMajor, lookup)) continue;
+        for (const pair of pairsFor(major, baseMajor).cross) if (!symbols.has(pair)) legs.add(pair);
+      }
+      return [...legs];
+    },
+  };
+}
+
+function checkedPlan(positions: readonly Position[], base: string, operation: string): ValuationPlan {
+  checkPositions(positions);
+  return planValuation(positions, checkValuationOptions({ base }, operation).major);
 }
 
 /** Round 1: the instruments' symbols, then both direct pairs of each foreign currency. */
 export function valuationSymbols(positions: readonly Position[], base: string): string[] {
-  const foreign = foreignCurrencies(positions, base);
-  const symbols = new Set<string>();
-  for (const { symbol, currency } of positions) {
-    const key = symbol.toUpperCase();
-    if (symbol !== currency && key !== currency) symbols.add(key);
-  }
-  const baseMajor = currencyUnit(base)?.major ?? '';
-  for (const major of foreign) for (const pair of pairsFor(major, baseMajor).direct) symbols.add(pair);
-  return [...symbols];
+  return checkedPlan(positions, base, 'valuationSymbols').first;
 }
 
 /**
@@ -41,13 +63,5 @@ export function valuationSymbols(positions: readonly Position[], base: string): 
  * answer), less the symbols round 1 asked for; empty when every currency has a rate.
  */
 export function crossSymbols(positions: readonly Position[], base: string, quotes: QuotesBySymbol): string[] {
-  const asked = new Set(valuationSymbols(positions, base));
-  const lookup = createQuoteLookup(quotes);
-  const baseMajor = currencyUnit(base)!.major;
-  const symbols = new Set<string>();
-  for (const major of foreignCurrencies(positions, base)) {
-    if ('rate' in findRate(major, baseMajor, lookup)) continue;
-    for (const pair of pairsFor(major, baseMajor).cross) if (!asked.has(pair)) symbols.add(pair);
-  }
-  return [...symbols];
+  return checkedPlan(positions, base, 'crossSymbols').cross(quotes);
 }

@@ -4,12 +4,12 @@
 // tool hand on one shape. Every value is decimal text: value = price × quantity exactly, value_base
 // = value × rate exactly, and every total the exact sum of the values shown.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
-import { convertScaled, DecimalSum, fromScaled, minus, multiply, times, toScaled, type Scaled } from './decimal-math.js';
 import { OptionsError } from './errors.js';
 import { createQuoteLookup, findRate, type FxRate, type NoRoute, type QuoteLookup, type QuotesBySymbol } from './fx.js';
 import { DECIMAL } from './json.js';
 import { checkPositions, type Position } from './positions.js';
 import type { Quote } from './types.js';
+import { converted, DecimalSum, difference, exact, exactText, multiply, product, type Exact } from '../shared/decimal.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -61,6 +61,8 @@ export interface CurrencyTotal {
   /** Where any of them has a cost: the sum of their pnl (those with a quote). */
   pnl?: string;
   pnl_base?: string | null;
+  /** True when a position in this currency has no quote, or the currency no route: its sums leave them out. */
+  incomplete: boolean;
 }
 
 export interface Valuation {
@@ -84,9 +86,10 @@ export interface Valuation {
   incomplete: boolean;
 }
 
+/** How a currency converts to the base: its rate (null: no route), and the same as an Exact. */
 interface Conversion {
   rate: string | null;
-  scaled: Scaled | null;
+  exact: Exact | null;
 }
 
 /** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
@@ -94,11 +97,13 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   if (input === null || typeof input !== 'object') throw new OptionsError('INVALID_OPTIONS', 'valuePositions needs { positions, quotes, base }', { option: 'input', operation: 'valuePositions' });
   const { positions, base } = input;
   const rule = input.price ?? 'mid';
-  const baseUnit = checkBase(base);
-  if (!PRICE_RULES.includes(rule)) throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(rule))}`, { option: 'price', operation: 'valuePositions', expected: PRICE_RULES.join(', ') });
+  const baseUnit = checkValuationOptions({ base, price: rule }, 'valuePositions');
   checkPositions(positions);
-  const lookup = createQuoteLookup(input.quotes);
+  return valueCheckedPositions(positions, createQuoteLookup(input.quotes), base, baseUnit, rule);
+}
 
+/** valuePositions for positions, a base and a rule already checked. */
+export function valueCheckedPositions(positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule): Valuation {
   const fx: FxRate[] = [];
   const noRoute: NoRoute[] = [];
   const conversions = new Map<string, Conversion>();
@@ -111,11 +116,19 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
     return conversion;
   };
 
+  // Lots of one symbol share a price: read once.
+  const prices = new Map<string, Exact>();
+  const parsedPrice = (text: string): Exact => {
+    let parsed = prices.get(text);
+    if (parsed === undefined) {
+      parsed = exact(text);
+      prices.set(text, parsed);
+    }
+    return parsed;
+  };
   const missing: string[] = [];
   const missingKeys = new Set<string>();
   const totals = new Map<string, Totals>();
-  const totalBase = new DecimalSum();
-  const totalPnlBase = new DecimalSum();
   let anyCost = false;
   const valued: ValuedPosition[] = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) {
@@ -132,36 +145,43 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
       }
     }
     const conversion = convert(currency);
-    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, conversion);
+    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
     let total = totals.get(currency);
     if (total === undefined) {
-      total = { count: 0, value: new DecimalSum(), valueBase: conversion.scaled === null ? null : new DecimalSum(), pnl: undefined, pnlBase: undefined };
+      total = { count: 0, unvalued: 0, conversion, value: new DecimalSum(), valueBasePlaces: 0, pnl: undefined, pnlBasePlaces: 0 };
       totals.set(currency, total);
     }
     total.count++;
-    if (value !== null) total.value.addScaled(value);
-    if (valueBase !== null) {
-      total.valueBase!.addScaled(valueBase);
-      totalBase.addScaled(valueBase);
-    }
+    if (value === null) total.unvalued++;
+    else total.value.addExact(value);
+    if (valueBase !== null && valueBase.places > total.valueBasePlaces) total.valueBasePlaces = valueBase.places;
     if (out.cost !== undefined) {
       anyCost = true;
       total.pnl ??= new DecimalSum();
-      if (conversion.scaled !== null) total.pnlBase ??= new DecimalSum();
-      if (pnl !== null) total.pnl.addScaled(pnl);
-      if (pnlBase !== null) {
-        total.pnlBase!.addScaled(pnlBase);
-        totalPnlBase.addScaled(pnlBase);
-      }
+      if (pnl !== null) total.pnl.addExact(pnl);
+      if (pnlBase !== null && pnlBase.places > total.pnlBasePlaces) total.pnlBasePlaces = pnlBase.places;
     }
     valued[i] = out;
+  }
+
+  // The totals in the base, from each currency's: the sum of a currency's converted values is its
+  // rate times the sum of its values, exactly (a conversion is an exact product), so only a few
+  // long sums are added, not one per position.
+  const currencyTotals: CurrencyTotal[] = [];
+  const totalBase = new DecimalSum();
+  const totalPnlBase = new DecimalSum();
+  for (const [currency, total] of totals) {
+    const { out, valueBase, pnlBase } = currencyTotal(currency, total);
+    currencyTotals.push(out);
+    if (valueBase !== null) totalBase.addExact(valueBase);
+    if (pnlBase !== null) totalPnlBase.addExact(pnlBase);
   }
 
   return {
     base,
     price: rule,
     positions: valued,
-    totals: [...totals].map(([currency, total]) => currencyTotal(currency, total)),
+    totals: currencyTotals,
     total_base: totalBase.toString(),
     ...(anyCost ? { total_pnl_base: totalPnlBase.toString() } : {}),
     missing,
@@ -171,28 +191,37 @@ export function valuePositions(input: ValuePositionsInput): Valuation {
   };
 }
 
-/** One position at `price` (null: no quote), converted; its figures also as Scaled, for the totals. */
-function valueOne(position: Position, price: string | null, conversion: Conversion) {
+/** A position valued: its document, and its figures as Exact, for the totals. */
+interface ValueOneResult {
+  out: ValuedPosition;
+  value: Exact | null;
+  valueBase: Exact | null;
+  pnl: Exact | null;
+  pnlBase: Exact | null;
+}
+
+/** One position at `price` (null: no quote; `unit` the same as an Exact), converted. */
+function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion): ValueOneResult {
   const { symbol, quantity, currency, cost } = position;
-  const { rate, scaled } = conversion;
-  const amount = toScaled(quantity);
-  const value = price === null ? null : times(toScaled(price), amount);
-  const valueBase = value === null || scaled === null ? null : rate === '1' ? value : convertScaled(value, scaled);
+  const { rate } = conversion;
+  const amount = exact(quantity);
+  const value = unit === null ? null : product(unit, amount);
+  const valueBase = value === null || conversion.exact === null ? null : rate === '1' ? value : converted(value, conversion.exact);
   const status: PositionStatus = price === null ? 'missing' : rate === null ? 'no_route' : 'ok';
-  const valueText = value === null ? null : fromScaled(value);
-  const baseText = valueBase === null ? null : valueBase === value ? valueText : fromScaled(valueBase);
+  const valueText = value === null ? null : exactText(value);
+  const baseText = valueBase === null ? null : valueBase === value ? valueText : exactText(valueBase);
   // Object literals, not spreads: each row's object is built in one shape (a spread per row was
   // three times slower over 100,000 rows).
   let out: ValuedPosition;
-  let pnl: Scaled | null = null;
-  let pnlBase: Scaled | null = null;
+  let pnl: Exact | null = null;
+  let pnlBase: Exact | null = null;
   if (cost === undefined) {
     out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, status };
   } else {
-    pnl = price === null ? null : times(minus(toScaled(price), toScaled(cost)), amount);
-    pnlBase = pnl === null || scaled === null ? null : rate === '1' ? pnl : convertScaled(pnl, scaled);
-    const pnlText = pnl === null ? null : fromScaled(pnl);
-    const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : fromScaled(pnlBase);
+    pnl = unit === null ? null : product(difference(unit, exact(cost)), amount);
+    pnlBase = pnl === null || conversion.exact === null ? null : rate === '1' ? pnl : converted(pnl, conversion.exact);
+    const pnlText = pnl === null ? null : exactText(pnl);
+    const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : exactText(pnlBase);
     out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, cost, pnl: pnlText, pnl_base: pnlBaseText, status };
   }
   if (position.line !== undefined) out.line = position.line;
@@ -201,27 +230,45 @@ function valueOne(position: Position, price: string | null, conversion: Conversi
 
 interface Totals {
   count: number;
+  /** Positions left out of the sums: no quote. */
+  unvalued: number;
+  conversion: Conversion;
   value: DecimalSum;
-  valueBase: DecimalSum | null;
+  /** The most places of a converted value: those of their sum. */
+  valueBasePlaces: number;
   pnl: DecimalSum | undefined;
-  pnlBase: DecimalSum | undefined;
+  pnlBasePlaces: number;
 }
 
-function currencyTotal(currency: string, total: Totals): CurrencyTotal {
-  const out: CurrencyTotal = {
-    currency, positions: total.count, value: total.value.toString(), value_base: total.valueBase === null ? null : total.valueBase.toString(),
-  };
-  if (total.pnl !== undefined) {
-    out.pnl = total.pnl.toString();
-    out.pnl_base = total.pnlBase === undefined ? null : total.pnlBase.toString();
-  }
-  return out;
+/** A currency's sum of `sum`'s terms each converted at `conversion`: the rate times the sum, with the places of the most precise term. */
+function convertedSum(sum: DecimalSum, places: number, conversion: Conversion): Exact | null {
+  if (conversion.exact === null) return null;
+  const { big } = sum.exact();
+  return { big: conversion.rate === '1' ? big : big.times(conversion.exact.big), places };
 }
 
-function checkBase(base: unknown): CurrencyUnit {
+function currencyTotal(currency: string, total: Totals): { out: CurrencyTotal; valueBase: Exact | null; pnlBase: Exact | null } {
+  const value = total.value.toString();
+  const valueBase = convertedSum(total.value, total.valueBasePlaces, total.conversion);
+  const valueBaseText = valueBase === null ? null : exactText(valueBase);
+  const incomplete = total.unvalued > 0 || valueBase === null;
+  if (total.pnl === undefined) return { out: { currency, positions: total.count, value, value_base: valueBaseText, incomplete }, valueBase, pnlBase: null };
+  const pnlBase = convertedSum(total.pnl, total.pnlBasePlaces, total.conversion);
+  const out = { currency, positions: total.count, value, value_base: valueBaseText, pnl: total.pnl.toString(), pnl_base: pnlBase === null ? null : exactText(pnlBase), incomplete };
+  return { out, valueBase, pnlBase };
+}
+
+/** The base and the price rule of a valuation, checked for `operation`; the base as a unit. */
+export function checkValuationOptions(options: { base: unknown; price?: unknown }, operation: string): CurrencyUnit {
+  const { base, price } = options;
   if (!isCurrency(base)) {
     const shown = typeof base === 'string' ? `${JSON.stringify(base.slice(0, 40))} ${currencyProblem(base)}` : 'is missing';
-    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { option: 'base', operation: 'valuePositions', hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
+    throw new OptionsError('INVALID_OPTIONS', `base ${shown}`, { option: 'base', operation, hint: 'give the base currency as an ISO 4217 code, e.g. "USD"' });
+  }
+  if (price !== undefined && !(PRICE_RULES as readonly unknown[]).includes(price)) {
+    throw new OptionsError('INVALID_OPTIONS', `price must be one of ${PRICE_RULES.join(', ')}, not ${JSON.stringify(String(price)).slice(0, 40)}`, {
+      option: 'price', operation, expected: PRICE_RULES.join(', '),
+    });
   }
   return currencyUnit(base)!;
 }
@@ -251,16 +298,21 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLooku
     const found = fx.find((r) => r.from === unit.major) ?? noRoute.find((r) => r.currency === unit.major) ?? findRate(unit.major, base.major, lookup);
     if ('tried' in found) {
       if (!noRoute.includes(found)) noRoute.push(found);
-      return { rate: null, scaled: null };
+      return { rate: null, exact: null };
     }
     if (!fx.includes(found)) fx.push(found);
     rate = found.rate;
   }
+  return inUnits(rate, unit, base);
+}
+
+/** A rate between ISO currencies as one between `unit` and `base`: the point moved by their minor units' exponents. */
+function inUnits(rate: string, unit: CurrencyUnit, base: CurrencyUnit): Conversion {
   const shift = base.exponent - unit.exponent;
   if (shift !== 0) {
     // The point moved, and no zeros kept that only the move made (0.78... × 100 is 78.6..., not 78.6...00).
     const moved = multiply(rate, shift > 0 ? `1${'0'.repeat(shift)}` : `0.${'0'.repeat(-shift - 1)}1`);
     rate = moved.includes('.') ? moved.replace(/0+$/, '').replace(/\.$/, '') : moved;
   }
-  return { rate, scaled: toScaled(rate) };
+  return { rate, exact: exact(rate) };
 }

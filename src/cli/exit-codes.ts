@@ -23,7 +23,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.OK, 'success'],
   [ExitCode.ERROR, 'unexpected: a response the client cannot use, or an internal error'],
   [ExitCode.USAGE, 'usage or local validation (bad flag, bad symbol, unknown profile, no base URL, a config file mkt cannot use), and 400 INVALID_REQUEST'],
-  [ExitCode.INCOMPLETE, 'incomplete or doubtful result under --strict: quotes missing, stale, from the future, or that cannot be right'],
+  [ExitCode.INCOMPLETE, 'incomplete or doubtful result under --strict: quotes missing, stale, from the future, or that cannot be right; a valuation that leaves positions out (no quote, no rate)'],
   [ExitCode.NOT_AUTHENTICATED, 'not authenticated: no credentials, expired token, 401'],
   [ExitCode.FORBIDDEN, 'forbidden: 403 (no market.read scope, or no access to the organization)'],
   [ExitCode.RATE_LIMITED, 'rate limited: 429 after retries, or more waiting than --max-wait allows'],

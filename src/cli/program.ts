@@ -17,13 +17,14 @@ import { registerQuotes } from './commands/quotes.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { registerToken } from './commands/token.js';
+import { registerValue } from './commands/value.js';
 
 /** Adds a command to the program, bound to the run's deps and state. */
 export type RegisterCommand = (program: Command, deps: Deps, state: RunState) => void;
 
 /** Every command, in the order `mkt --help` lists them: the one list of them. */
 export const COMMANDS: readonly RegisterCommand[] = [
-  registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerMcp, registerSandbox, registerCompletion, registerHelp,
+  registerLogin, registerToken, registerLogout, registerStatus, registerConfig, registerQuotes, registerValue, registerMcp, registerSandbox, registerCompletion, registerHelp,
 ];
 
 /** `commands`: COMMANDS, unless a test adds one of its own (a command main knows nothing of). */

@@ -10,10 +10,9 @@ import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
-import { printable } from '../shared/text.js';
-import { IncompleteError } from './errors.js';
 import { judgeChecks } from './options/checks.js';
 import type { Format } from './options/format.js';
+import { listSome, reportProblems, warnUnasked } from './problems.js';
 import type { Terminal } from './terminal.js';
 import { writeResource } from './writer.js';
 
@@ -61,13 +60,8 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
   // The service answers for the symbols requested: what it sent besides is left out (the library's
   // `unasked`), and said, as the watch says it. Not a problem --strict fails on: nothing is missing.
-  if (result.unasked.length > 0) terminal.stderr.write(`warning: the service sent quotes for symbols not asked for (${listSome(result.unasked)}); they are left out\n`);
-  if (problems.length > 0 && options.strict) {
-    throw new IncompleteError(problems.join('; '), 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0', failedChecks);
-  }
-  for (const problem of problems) terminal.stderr.write(`warning: ${problem}\n`);
-  if (failedChecks !== undefined) throw failedChecks;
-  return 0;
+  warnUnasked(terminal, result.unasked);
+  return reportProblems(terminal, problems, options.strict, 'the data above is as the service sent it; without --strict, missing and stale quotes are warnings and exit 0', failedChecks);
 }
 
 function staleSymbols(data: readonly Quote[], now: number, maxAgeMs: number): string[] {
@@ -94,9 +88,4 @@ function wrongQuotes(data: readonly Quote[]): string[] {
     if (problems.length > 0) wrong.push(`${quote.symbol} (${problems.join(', ')})`);
   }
   return wrong;
-}
-
-function listSome(symbols: readonly string[]): string {
-  const shown = symbols.slice(0, 10).map((symbol) => printable(symbol)).join(', ');
-  return symbols.length > 10 ? `${shown} and ${symbols.length - 10} more` : shown;
 }

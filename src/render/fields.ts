@@ -10,9 +10,10 @@ import type { CheckModel } from './checks/check-model.js';
 
 /**
  * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
- * the table); time: a timestamp or an age.
+ * the table); decimal: a decimal an item may lack (a value with no quote), read as '' then and
+ * written as null in JSON, an empty cell elsewhere; time: a timestamp or an age.
  */
-type FieldKind = 'text' | 'price' | 'time';
+type FieldKind = 'text' | 'price' | 'decimal' | 'time';
 
 export interface Field<T, N extends string = string> {
   name: N;
@@ -40,9 +41,11 @@ type ItemsMember<D, T> = { [K in keyof D]-?: D[K] extends readonly T[] | undefin
 /**
  * A top-level member of the JSON document besides the items, by its name in the document (and in
  * the JSON): written as JSON.stringify writes its value, left out when undefined. `decimal`: the
- * value is decimal text, written as the JSON number it spells, every digit kept (a total).
+ * value is decimal text, written as the JSON number it spells, every digit kept (a total); with
+ * `members`, the value is an array of objects (or one object) whose members of those names are
+ * decimal text, written so (a valuation's totals per currency).
  */
-export type DocumentMember<D> = (keyof D & string) | { name: keyof D & string; kind: 'decimal' };
+export type DocumentMember<D> = (keyof D & string) | { name: keyof D & string; kind: 'decimal'; members?: readonly string[] };
 
 /**
  * The JSON document of a resource: which member holds the items, and the other members written
@@ -80,6 +83,11 @@ interface Declaration<T, N extends string, D> {
   table: readonly N[];
   /** The JSON document; `{"data": [...]}` when not declared, which only a document holding `data` may leave out. */
   document?: DocumentDeclaration<T, D>;
+  /**
+   * The lines of tsv, csv and ndjson, when they hold more than the JSON's items (a valuation's
+   * totals, as rows after its positions); the items when not declared.
+   */
+  lines?(document: D): readonly T[];
   /**
    * A table of its own (quotes: the spread, the age, marks for crossed and stale quotes), given the
    * whole document; without one, the table is a column per field (table.ts, fieldTable).

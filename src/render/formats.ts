@@ -45,6 +45,7 @@ export interface Renderer<T, N extends string = string, D = DataDocument<T>> {
 export function renderersFor<T, N extends string, D>(model: FieldSet<T, N, D>): Record<Format, Renderer<T, N, D>> {
   const sent = (names: readonly N[] | undefined) => fieldsOf(model, names ?? model.sent);
   const items = (document: D) => itemsOf(model, document);
+  const lines = (document: D) => model.lines?.(document) ?? items(document);
   return {
     table: {
       fields: model.table,
@@ -58,12 +59,12 @@ export function renderersFor<T, N extends string, D>(model: FieldSet<T, N, D>): 
     },
     tsv: {
       fields: model.sent,
-      render: (document, options) => tsvHeader(options.fields ?? model.sent) + tsvRows(items(document), sent(options.fields), options.now),
+      render: (document, options) => tsvHeader(options.fields ?? model.sent) + tsvRows(lines(document), sent(options.fields), options.now),
       stream: { header: tsvHeader, rows: (data, names, now) => tsvRows(data, sent(names), now) },
     },
     csv: {
       fields: model.sent,
-      render: (document, options) => csvHeader(options.fields ?? model.sent) + csvRows(items(document), sent(options.fields), options.now),
+      render: (document, options) => csvHeader(options.fields ?? model.sent) + csvRows(lines(document), sent(options.fields), options.now),
       stream: { header: csvHeader, rows: (data, names, now) => csvRows(data, sent(names), now) },
     },
     json: {
@@ -72,7 +73,7 @@ export function renderersFor<T, N extends string, D>(model: FieldSet<T, N, D>): 
     },
     ndjson: {
       fields: model.sent,
-      render: (document, options) => ndjsonText(items(document), sent(options.fields), options.now),
+      render: (document, options) => ndjsonText(lines(document), sent(options.fields), options.now),
       stream: { header: () => '', rows: (data, names, now) => ndjsonText(data, sent(names), now) },
     },
   };

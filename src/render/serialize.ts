@@ -12,16 +12,43 @@ const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : safeJson(text));
 /** A JSON number, as RFC 8259 spells one. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
-/** A field's value in JSON: a price as the number the service sent, anything else a string. */
+/** A field's value in JSON: a price as the number the service sent, a decimal as its number (or null), anything else a string. */
 function jsonValue<T>(field: Field<T>, item: T, now: number): string {
   const value = field.read(item, now);
+  if (field.kind === 'decimal') return value === '' ? 'null' : value;
   return field.kind === 'price' ? value : q(value);
 }
 
-/** A member other than the items: a decimal as the number it spells, anything else as JSON.stringify writes it. */
-function memberValue(value: unknown, decimal: boolean): string {
+/**
+ * A member other than the items: a decimal as the number it spells, anything else as JSON.stringify
+ * writes it; with `members`, the objects in it (or it) have those members written as numbers.
+ */
+function memberValue(value: unknown, decimal: boolean, members: readonly string[] | undefined): string {
+  if (decimal && members !== undefined) return withDecimals(value, new Set(members), '  ');
   if (decimal && typeof value === 'string' && JSON_NUMBER.test(value)) return value;
   return safeJson(value, 2).replaceAll('\n', '\n  ');
+}
+
+/**
+ * `value` laid out as JSON.stringify(value, null, 2) does, indented by `indent`, the members named
+ * in `decimals` of the objects in it (or of it) written as the numbers their text spells.
+ */
+function withDecimals(value: unknown, decimals: ReadonlySet<string>, indent: string): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${withDecimals(item, decimals, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  if (value === null || typeof value !== 'object') return safeJson(value);
+  const entries = Object.entries(value).filter(([, member]) => member !== undefined);
+  if (entries.length === 0) return '{}';
+  const written = entries.map(([name, member]) => {
+    const text = decimals.has(name) && typeof member === 'string' && JSON_NUMBER.test(member)
+      ? member
+      : safeJson(member, 2).replaceAll('\n', `\n${inner}`);
+    return `${inner}${safeJson(name)}: ${text}`;
+  });
+  return `{\n${written.join(',\n')}\n${indent}}`;
 }
 
 /**
@@ -43,7 +70,7 @@ export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, 
       const value = source[name];
       if (value === undefined) continue;
       open(name);
-      parts.push(memberValue(value, typeof member !== 'string' && member.kind === 'decimal'));
+      parts.push(memberValue(value, typeof member !== 'string' && member.kind === 'decimal', typeof member === 'string' ? undefined : member.members));
     }
   };
   members(declaration?.before);

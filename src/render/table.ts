@@ -19,7 +19,7 @@ export const MAX_PRICE_WIDTH = 24;
 
 /** A field's column: a price's cells aligned on the point, the title, alignment and drop order declared. */
 export function fieldColumn<N extends string>(field: Field<never, N>, cells: string[], style: Column['style']): Column & { name: N } {
-  const price = field.kind === 'price';
+  const price = field.kind === 'price' || field.kind === 'decimal';
   const aligned = price ? alignDecimals(cells, MAX_PRICE_WIDTH) : cells;
   return {
     name: field.name,
@@ -37,7 +37,7 @@ export function fieldColumn<N extends string>(field: Field<never, N>, cells: str
 export function fieldTable<T>(data: readonly T[], fields: readonly Field<T>[], options: Omit<TableOptions, 'fields'>): string {
   const cell = (field: Field<T>, item: T) => {
     const value = field.read(item, options.now);
-    return field.kind === 'price' ? compactDecimal(value, MAX_PRICE_WIDTH) : printable(value);
+    return field.kind === 'price' || field.kind === 'decimal' ? compactDecimal(value, MAX_PRICE_WIDTH) : printable(value);
   };
   const columns = fields.map((field) => fieldColumn(field, data.map((item) => cell(field, item)), undefined));
   return drawTable(columns, new Chalk({ level: options.color ? 1 : 0 }), options);

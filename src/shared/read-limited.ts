@@ -3,7 +3,7 @@
 // UsageError naming the input and the limit; Ctrl-C (`signal`) stops the read at once.
 import fs from 'node:fs';
 import net from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { AbortError, UsageError } from './errors.js';
 
 /** `stream` to its end as UTF-8 text; `what` names it in messages ("the symbols on standard input"). */
@@ -50,13 +50,57 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
     }
     if (stat.isFIFO() || stat.isSocket()) {
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
-      pipe = new net.Socket({ fd: fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), readable: true, writable: false });
+      const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const now = stat.isFIFO() ? readAvailable(fd, what, maxBytes) : undefined;
+      // A FIFO no process has open for writing has ended: what it holds is all there is, where waiting
+      // would wait for a writer that may never come (and Linux tells a reader that opened it with no
+      // writer nothing when that writer never comes).
+      if (now?.ended) return Buffer.concat(now.chunks).toString('utf8');
+      pipe = new net.Socket({ fd, readable: true, writable: false });
+      if (now !== undefined && now.chunks.length > 0) pipe = Readable.from(withFirst(now.chunks, pipe));
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof AbortError) throw error;
     throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
   }
   return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+}
+
+/**
+ * What a FIFO opened without blocking holds now, read without waiting: `ended` (and the fd closed)
+ * when a read says no process has it open for writing (POSIX: it reads as ended), else what was there
+ * before a read would have to wait for the writer.
+ */
+function readAvailable(fd: number, what: string, maxBytes: number): { chunks: Buffer[]; ended: boolean } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const buffer = Buffer.alloc(64 * 1024);
+      const read = fs.readSync(fd, buffer);
+      if (read === 0) {
+        fs.closeSync(fd);
+        return { chunks, ended: true };
+      }
+      size += read;
+      if (size > maxBytes) throw tooLarge(what, maxBytes);
+      chunks.push(buffer.subarray(0, read));
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return { chunks, ended: false };
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/** `first`, then the rest of `rest`; the rest is destroyed with the stream. */
+async function* withFirst(first: readonly Buffer[], rest: Readable): AsyncGenerator<Buffer> {
+  try {
+    yield* first;
+    for await (const chunk of rest) yield chunk as Buffer;
+  } finally {
+    rest.destroy();
+  }
 }
 
 function tooLarge(what: string, maxBytes: number): UsageError {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createQuoteLookup, findRate, RATE_DIGITS } from '../../src/api/fx.js';
 import type { Quote } from '../../src/api/types.js';
-import { divide, mul } from './decimal-oracle.js';
+import { divide, mul } from '../helpers/decimal-oracle.js';
 
 const quote = (symbol: string, mid: string): Quote => ({ symbol, bid: mid, ask: mid, mid, timestamp: '2026-01-05T14:30:00.000Z' });
 const lookupOf = (...quotes: Quote[]) => createQuoteLookup(quotes);

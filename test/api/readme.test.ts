@@ -52,8 +52,8 @@ describe("the README's library defaults", () => {
 });
 
 describe("the README's library examples", () => {
-  it('there are eight, each importing from mkt', () => {
-    expect(blocks).toHaveLength(8);
+  it('there are nine, each importing from mkt', () => {
+    expect(blocks).toHaveLength(9);
     for (const code of blocks) expect(code).toMatch(/from 'mkt';/);
   });
 
@@ -145,5 +145,14 @@ describe("the README's library examples", () => {
     expect(lines[4]).toBe('EUR 2500.75 EUR = 2500.75 EUR');
     expect(lines[5]).toMatch(/^total -?\d+\.\d+ EUR, P&L -?\d+\.\d+ EUR$/);
     expect(lines.slice(6)).toEqual(['GBP: 1/EURGBP, CAD: 1/(USDCAD*EURUSD), USD: 1/EURUSD', '']);
+  });
+
+  it('9: valuePortfolio fetches in two rounds when a currency needs a cross', async () => {
+    const before = log.length;
+    const { out } = await run(8);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^-?\d+\.\d+ GBP$/);
+    expect(lines.slice(1)).toEqual(['2 requests in 2 rounds', 'EUR: EURGBP, JPY: 1/GBPJPY, CAD: 1/(USDCAD*GBPUSD)', '']);
+    expect(log.slice(before).map((entry) => `${entry.path} ${entry.status}`)).toEqual(['/auth/cli-login 200', '/v1/market/quotes 200', '/v1/market/quotes 200']);
   });
 });

@@ -9,7 +9,7 @@ import { valuePositions } from '../../src/api/valuation.js';
 import { RATE_DIGITS } from '../../src/api/fx.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { divide, mul, same, sum } from './decimal-oracle.js';
+import { divide, mul, same, sum } from '../helpers/decimal-oracle.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import type { Position } from '../../src/api/positions.js';
 import { PositionsError } from '../../src/api/positions-error.js';
 import type { Quote } from '../../src/api/types.js';
 import { valuePositions, type Valuation, type ValuedPosition } from '../../src/api/valuation.js';
-import { dec, divide, mul, same, sub, sum } from './decimal-oracle.js';
+import { dec, divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
 
 const quote = (symbol: string, bid: string, ask: string, mid: string): Quote => ({ symbol, bid, ask, mid, timestamp: '2026-01-05T14:30:00.000Z' });
 
@@ -112,7 +112,7 @@ describe('valuePositions: a portfolio in four currencies, valued in USD at the m
 
   it('totals each currency and the whole in USD, as exact sums of the values shown', () => {
     expect(valuation.totals.map((total) => total.currency)).toEqual(['USD', 'GBX', 'EUR', 'JPY']);
-    expect(valuation.totals[0]).toEqual({ currency: 'USD', positions: 2, value: '3271.60', value_base: '3271.60', pnl: '266.10', pnl_base: '266.10' });
+    expect(valuation.totals[0]).toEqual({ currency: 'USD', positions: 2, value: '3271.60', value_base: '3271.60', pnl: '266.10', pnl_base: '266.10', incomplete: false });
     expect(valuation.totals[2]).toMatchObject({ currency: 'EUR', positions: 2, value: '7128.75', value_base: sum([sap.value_base!, eur.value_base!]) });
     expect(valuation.totals[1]).not.toHaveProperty('pnl');
     expect(valuation.total_base).toBe(sum([aapl, vod, sap, toyota, eur, usd].map((p) => p.value_base!)));
@@ -181,7 +181,7 @@ describe('valuePositions: lots, pence and bases', () => {
     expect(valuation.positions.map((p) => [p.symbol, p.value, p.pnl])).toEqual([
       ['AAPL', '2271.10', '771.10'], ['AAPL', '1135.55', '-65.70'], ['aapl', '-681.33', undefined],
     ]);
-    expect(valuation.totals).toEqual([{ currency: 'USD', positions: 3, value: '2725.32', value_base: '2725.32', pnl: '705.40', pnl_base: '705.40' }]);
+    expect(valuation.totals).toEqual([{ currency: 'USD', positions: 3, value: '2725.32', value_base: '2725.32', pnl: '705.40', pnl_base: '705.40', incomplete: false }]);
     checkInvariants(valuation);
   });
 
@@ -225,7 +225,8 @@ describe('valuePositions: problems named, the rest still valued', () => {
     expect(valuation.positions[2]).toMatchObject({ cost: '5', pnl: null, pnl_base: null, status: 'missing' });
     expect(valuation.incomplete).toBe(true);
     expect(valuation.total_base).toBe('227.11');
-    expect(valuation.totals[1]).toEqual({ currency: 'EUR', positions: 1, value: '0', value_base: '0' });
+    expect(valuation.totals[1]).toEqual({ currency: 'EUR', positions: 1, value: '0', value_base: '0', incomplete: true });
+    expect(valuation.totals[0]).toMatchObject({ currency: 'USD', positions: 3, incomplete: true });
     checkInvariants(valuation);
   });
 
@@ -236,7 +237,8 @@ describe('valuePositions: problems named, the rest still valued', () => {
       currency: 'CAD', to: 'EUR', tried: ['CADEUR', 'EURCAD', 'CADUSD', 'USDCAD', 'EURUSD', 'USDEUR'], missing: ['CADEUR', 'EURCAD', 'CADUSD', 'USDCAD', 'USDEUR'],
     }]);
     expect(valuation.positions[0]).toMatchObject({ value: '8265.50', rate: null, value_base: null, status: 'no_route' });
-    expect(valuation.totals[0]).toEqual({ currency: 'CAD', positions: 1, value: '8265.50', value_base: null });
+    expect(valuation.totals[0]).toEqual({ currency: 'CAD', positions: 1, value: '8265.50', value_base: null, incomplete: true });
+    expect(valuation.totals[1]).toMatchObject({ currency: 'EUR', incomplete: false });
     expect(valuation).toMatchObject({ total_base: '231.40', incomplete: true, missing: [] });
     checkInvariants(valuation);
   });

@@ -5,7 +5,7 @@ import { CLOCK_SKEW_MS } from '../../shared/limits.js';
 import { formatAge } from '../../shared/time.js';
 import { subtract } from '../decimal.js';
 import type { CheckModel } from './check-model.js';
-import { divideSignificant } from './divide-significant.js';
+import { divideSignificant } from '../../shared/decimal.js';
 
 /** spread_bps is a quotient: rounded once, half to even, to this many significant digits. */
 const SPREAD_BPS_DIGITS = 20;

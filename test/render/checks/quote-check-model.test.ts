@@ -3,7 +3,7 @@
 // Python's decimal module (prec 20, ROUND_HALF_EVEN) or by hand.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../../src/api/types.js';
-import { divideSignificant } from '../../../src/render/checks/divide-significant.js';
+import { divideSignificant } from '../../../src/shared/decimal.js';
 import { QUOTE_CHECK_MODEL, quoteAgeMs, spreadBps } from '../../../src/render/checks/quote-check-model.js';
 
 function quote(bid: string, ask: string, mid: string, timestamp = '2026-01-05T14:30:15.250Z'): Quote {

@@ -1,4 +1,4 @@
-// The tests' own decimal arithmetic, written apart from src/api/decimal-math.ts so that expected
+// The tests' own decimal arithmetic, written apart from src/shared/decimal.ts so that expected
 // values never come from the code under test: decimals as (BigInt, scale), and a division that
 // produces its digits one by one, as by hand, then rounds half-even on the next digit and whether
 // anything is left.
@@ -17,7 +17,7 @@ export function dec(text: string): Dec {
   return { int: negative ? -int : int, scale: fraction.length };
 }
 
-export function str(value: Dec): string {
+function str(value: Dec): string {
   const negative = value.int < 0n;
   let digits = (negative ? -value.int : value.int).toString();
   if (value.scale > 0) {
@@ -33,7 +33,7 @@ function align(a: Dec, b: Dec): [bigint, bigint, number] {
 }
 
 export const mul = (a: string, b: string): string => str({ int: dec(a).int * dec(b).int, scale: dec(a).scale + dec(b).scale });
-export const add = (a: string, b: string): string => {
+const add = (a: string, b: string): string => {
   const [x, y, scale] = align(dec(a), dec(b));
   return str({ int: x + y, scale });
 };

@@ -1,12 +1,14 @@
-// The exact arithmetic under valuations: products and sums that keep every digit and their places,
-// and a division rounded once, half-even, to significant digits. Expected values are literals
-// worked by hand (or with Python's decimal module at 34 digits, ROUND_HALF_EVEN) and the tests' own
-// long division (decimal-oracle.ts), never the module under test.
+// The exact arithmetic under valuations and derived check fields (big.js): products and sums that
+// keep every digit and their places, and a division rounded once, half-even, to significant digits.
+// Expected values are literals worked by hand (or with Python's decimal module at 34 digits,
+// ROUND_HALF_EVEN) and the tests' own long division (helpers/decimal-oracle.ts), never the module
+// under test.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { convert, DecimalSum, divideRounded, multiply, scaleOf, subtract } from '../../src/api/decimal-math.js';
+import Big from 'big.js';
+import { convert, DecimalSum, divideRounded, divideSignificant, multiply, placesOf, subtract } from '../../src/shared/decimal.js';
 import { RATE_DIGITS } from '../../src/api/fx.js';
-import { divide, mul, same } from './decimal-oracle.js';
+import { divide, mul, same } from '../helpers/decimal-oracle.js';
 
 describe('multiply and sums: exact, with their places', () => {
   it('0.1 × 0.30 is 0.030, the places of both kept (a double writes 0.03)', () => {
@@ -57,7 +59,7 @@ describe('multiply and sums: exact, with their places', () => {
   });
 
   it.each([['227.10', 2], ['1e3', 0], ['1.5e-3', 4], ['1.50E1', 1], ['-0.0', 1], ['7', 0]])('the places of %s are %i', (text, places) => {
-    expect(scaleOf(text)).toBe(places);
+    expect(placesOf(text)).toBe(places);
   });
 
   it('convert keeps the value\'s places and drops only the zeros a rate brings', () => {
@@ -82,6 +84,7 @@ describe('divideRounded', () => {
   ])('%s / %s at 34 digits is %s', (n, d, quotient) => {
     expect(RATE_DIGITS).toBe(34);
     expect(divideRounded(n, d, 34)).toEqual({ value: quotient, rounded: true });
+    expect(divideSignificant(n, d, 34)).toBe(quotient);
   });
 
   it('is exact, without trailing zeros, when the quotient is short', () => {
@@ -93,15 +96,15 @@ describe('divideRounded', () => {
 
   it('rounds a tie to the even digit, and past a tie away from it', () => {
     // 35 significant digits ending in 5: exactly halfway between two 34-digit numbers.
-    expect(divideRounded('12345678901234567890123456789012345', '1', 34).value).toBe('12345678901234567890123456789012340');
-    expect(divideRounded('12345678901234567890123456789012355', '1', 34).value).toBe('12345678901234567890123456789012360');
+    expect(divideSignificant('12345678901234567890123456789012345', '1', 34)).toBe('12345678901234567890123456789012340');
+    expect(divideSignificant('12345678901234567890123456789012355', '1', 34)).toBe('12345678901234567890123456789012360');
     // The same tie, but as a quotient: 0.5 / 4 = 0.125, at 2 digits 0.12; 0.375 at 2 digits 0.38.
-    expect(divideRounded('0.5', '4', 2).value).toBe('0.12');
-    expect(divideRounded('1.5', '4', 2).value).toBe('0.38');
+    expect(divideSignificant('0.5', '4', 2)).toBe('0.12');
+    expect(divideSignificant('1.5', '4', 2)).toBe('0.38');
     // Just past the tie: 0.12500001 rounds up.
-    expect(divideRounded('0.50000004', '4', 2).value).toBe('0.13');
+    expect(divideSignificant('0.50000004', '4', 2)).toBe('0.13');
     // Rounding up carries into a new digit: 9.996 at 3 digits is 10.0, written 10.
-    expect(divideRounded('9.996', '1', 3).value).toBe('10');
+    expect(divideSignificant('9.996', '1', 3)).toBe('10');
   });
 
   it('agrees with long division by hand at 20 and 34 digits, for any prices', () => {
@@ -111,7 +114,7 @@ describe('divideRounded', () => {
         return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
       });
     fc.assert(fc.property(price, price, fc.constantFrom(20, 34), (n, d, digits) => {
-      const { value, rounded } = divideRounded(n, d, digits);
+      const { value, rounded } = divideRounded(n, d, digits)!;
       const expected = divide(n, d, digits);
       expect(value).toBe(expected);
       expect(same(value, expected)).toBe(true);
@@ -120,8 +123,44 @@ describe('divideRounded', () => {
     }), { numRuns: 3000 });
   });
 
-  it('refuses a divisor or dividend that is not above zero', () => {
-    expect(() => divideRounded('1', '0', 34)).toThrow(RangeError);
-    expect(() => divideRounded('0', '1', 34)).toThrow(RangeError);
+  it('agrees with long division by hand for quotients far from 1, given in exponent notation, at 2 to 40 digits', () => {
+    // n × 10^i / (d × 10^j): the dividend's and divisor's exponents move the quotient's leading digit.
+    const mantissa = fc.integer({ min: 1, max: 999_999_999 });
+    fc.assert(fc.property(mantissa, fc.integer({ min: -30, max: 5 }), mantissa, fc.integer({ min: -5, max: 30 }), fc.integer({ min: 2, max: 40 }), (n, i, d, j, digits) => {
+      // The oracle reads plain text and wants fewer integer digits than `digits`.
+      fc.pre(String(n).length - String(d).length + i - j < digits - 1);
+      const plain = (m: number, e: number) => (e >= 0 ? `${m}${'0'.repeat(e)}` : (() => {
+        const text = String(m).padStart(-e + 1, '0');
+        return `${text.slice(0, e)}.${text.slice(e)}`;
+      })());
+      expect(divideSignificant(`${n}e${i}`, `${d}E${j}`, digits)).toBe(divide(plain(n, i), plain(d, j), digits));
+    }), { numRuns: 2000 });
+  });
+
+  it('has no quotient for a divisor of 0, and 0 for a dividend of 0', () => {
+    expect(divideRounded('1', '0', 34)).toBeUndefined();
+    expect(divideRounded('1', '0E-5', 34)).toBeUndefined();
+    expect(divideRounded('0', '1', 34)).toEqual({ value: '0', rounded: false });
+    expect(divideRounded('-0.000', '7', 34)).toEqual({ value: '0', rounded: false });
+  });
+
+  it('takes signs and quotients far from 1: more integer digits than kept, and hundreds of places', () => {
+    expect(divideSignificant('-1', '3', 5)).toBe('-0.33333');
+    expect(divideSignificant('1', '-7', 3)).toBe('-0.143');
+    expect(divideSignificant('-2', '-8', 3)).toBe('0.25');
+    expect(divideSignificant('123456789', '1', 3)).toBe('123000000');
+    expect(divideSignificant('125', '1', 2)).toBe('120');
+    expect(divideSignificant('135', '1', 2)).toBe('140');
+    expect(divideSignificant('99999', '1', 3)).toBe('100000');
+    expect(divideSignificant('1e-300', '3e300', 4)).toBe(`0.${'0'.repeat(600)}3333`);
+    expect(divideSignificant('7e300', '2e-300', 34)).toBe(`35${'0'.repeat(599)}`);
+  });
+
+  it('never changes the global Big: its DP and rounding mode stay big.js\'s defaults', () => {
+    const { DP, RM } = Big;
+    divideRounded('1', '3', 34);
+    divideRounded('123456789', '1', 3);
+    expect([Big.DP, Big.RM]).toEqual([DP, RM]);
+    expect(new Big(2).div(3).toString()).toBe('0.66666666666666666667');
   });
 });

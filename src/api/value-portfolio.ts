@@ -1,0 +1,122 @@
+// Client.valuePortfolio: positions valued against live quotes in one call. Round 1 asks for every
+// instrument and both direct pairs of each foreign currency (valuation-plan.ts); only when a
+// currency has neither pair quoted, round 2 asks for the legs of a cross through USD. Both rounds
+// are getQuotes calls (batches, pacing, retries) that share one wait budget, so maxWaitMs bounds
+// the whole valuation's waiting, and the client's one signal; then the positions are valued.
+import { checkNumber, invalid } from './check-options.js';
+import type { ClientOptions } from './options.js';
+import { checkPositions, type Position } from './positions.js';
+import { getQuotes } from './quotes.js';
+import type { Transport } from './transport.js';
+import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+import { createQuoteLookup } from './fx.js';
+import { checkValuationOptions, valueCheckedPositions, type PriceRule, type Valuation } from './valuation.js';
+import { planValuation } from './valuation-plan.js';
+import { createWaitBudget } from './wait-budget.js';
+import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
+
+/** Client.valuePortfolio's input. */
+export interface ValuePortfolioInput {
+  /** The lots to value (parsePositions, positionsFromObjects), in the order the result lists them. */
+  positions: readonly Position[];
+  /** The currency of value_base and the totals: an ISO 4217 code (or a minor unit). */
+  base: string;
+  /** Which price values an instrument: mid (the default), bid, ask, or side. */
+  price?: PriceRule;
+  /** Symbols per request, as getQuotes takes it. */
+  batchSize?: number;
+  /** Requests in flight at once, as getQuotes takes it. */
+  concurrency?: number;
+  /** Called after each request completes: requests done, and known so far (round 2's are known once round 1 is in). */
+  onProgress?: (done: number, total: number) => void;
+  /** The call's own token and organization; without them, createClient's. */
+  accessToken?: string;
+  organizationId?: string;
+}
+
+/** What valuePortfolio returns: the valuation, and what it took. */
+export interface ValuePortfolioResult {
+  /** The valuation document (valuePositions' result), as `mkt value --json` writes it. */
+  valuation: Valuation;
+  /** The quotes the valuation used: each instrument's, and each pair a rate came from, in the order they came. */
+  quotes: Quote[];
+  /** Symbols the service sent quotes for without being asked, each once. */
+  unasked: string[];
+  /** Requests sent (one per batch, both rounds), and attempts including retries. */
+  requests: number;
+  attempts: number;
+  /** As the last answer left it. */
+  rateLimit: RateLimitInfo | undefined;
+  /** Rounds of requests: 0 (nothing to fetch: cash in the base currency), 1, or 2 (a cross needed legs round 1 did not ask for). */
+  rounds: number;
+}
+
+const OPERATION = 'valuePortfolio';
+
+/** Client.valuePortfolio: the checks, at most two rounds of quotes on one wait budget, then the valuation. */
+export async function valuePortfolio(options: ClientOptions & Transport, input: ValuePortfolioInput): Promise<ValuePortfolioResult> {
+  if (input === null || typeof input !== 'object') throw invalid('valuePortfolio needs { positions, base }', { option: 'input', operation: OPERATION });
+  const { positions, base, price } = input;
+  // Everything a request would depend on is checked before the first is sent.
+  const baseUnit = checkValuationOptions({ base, price }, OPERATION);
+  checkPositions(positions);
+  checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
+  checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
+  if (input.onProgress !== undefined && typeof input.onProgress !== 'function') {
+    throw invalid('onProgress must be a function', { option: 'onProgress', operation: OPERATION, expected: 'a function' });
+  }
+
+  const rule = price ?? 'mid';
+  const waitBudget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, options.now);
+  const shared = { ...options, waitBudget };
+  const rounds: QuotesResult[] = [];
+  let before = { done: 0, total: 0 };
+  const fetch = async (symbols: string[]) => {
+    if (symbols.length === 0) return;
+    const earlier = before;
+    const result = await getQuotes(shared, {
+      symbols,
+      batchSize: input.batchSize,
+      concurrency: input.concurrency,
+      accessToken: input.accessToken,
+      organizationId: input.organizationId,
+      onProgress: (done, total) => {
+        before = { done: earlier.done + done, total: earlier.total + total };
+        input.onProgress?.(before.done, before.total);
+      },
+    });
+    rounds.push(result);
+  };
+
+  const plan = planValuation(positions, baseUnit.major);
+  await fetch(plan.first);
+  const cross = plan.cross(rounds[0]?.data ?? []);
+  await fetch(cross);
+  const fetched = rounds.flatMap((round) => round.data);
+  const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule);
+  return {
+    valuation,
+    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...cross])),
+    unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
+    requests: rounds.reduce((sum, round) => sum + round.requests, 0),
+    attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
+    rateLimit: rounds.at(-1)?.rateLimit,
+    rounds: rounds.length,
+  };
+}
+
+/**
+ * The fetched quotes the valuation read: every instrument's (each was asked for a position), and the
+ * pairs its rates came from; not a second quote for a symbol (it follows the first: mergeBatches).
+ */
+function usedQuotes(valuation: Valuation, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
+  const used = new Set<string>();
+  for (const rate of valuation.fx) for (const pair of rate.pairs) used.add(pair);
+  let previous = '';
+  return fetched.filter((quote) => {
+    const key = quote.symbol.toUpperCase();
+    const first = key !== previous;
+    previous = key;
+    return first && (!pairs.has(key) || used.has(key));
+  });
+}

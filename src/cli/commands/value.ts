@@ -1,0 +1,77 @@
+// mkt value: a portfolio valued exactly from live quotes, in its own currencies and in a base
+// currency; says what it could not value.
+import { Option, type Command } from 'commander';
+import { PRICE_RULES, type ValuePortfolioResult } from '../../api/index.js';
+import { defaultValueFields } from '../../render/value-fields.js';
+import { VALUE_MODEL } from '../../render/value-model.js';
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
+import { createCommandClient } from '../client.js';
+import type { Deps } from '../deps.js';
+import { commandOptions } from '../options/command-options.js';
+import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
+import { addNetworkOptions } from '../options/network.js';
+import { addTargetOptions } from '../options/target.js';
+import type { RunState } from '../run-state.js';
+import { runTerminal } from '../terminal.js';
+import { prepareValue, valueOnce } from '../value/prepare-value.js';
+import { valueExplainer } from '../value/value-explainer.js';
+import type { ValueOptions } from '../value/value-options.js';
+import { writeValuation } from '../value/value-output.js';
+
+export function registerValue(program: Command, deps: Deps, state: RunState): void {
+  const command = program.command('value')
+    .description('value a portfolio from live quotes, exactly: each position in its currency and in a base currency, with totals')
+    .argument('<file>', 'the positions: CSV or TSV with a header row (symbol,quantity[,currency][,cost]) or JSON; - for standard input')
+    .option('--base <currency>', 'the currency to value in (value_base and the totals), e.g. USD; required')
+    .option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)')
+    .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES))
+    .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(['csv', 'tsv', 'json']));
+  addFormatOptions(command, VALUE_MODEL)
+    .option('--strict', 'exit 3 when the valuation is incomplete: a symbol with no quote, or a currency with no rate to --base')
+    .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    .addHelpText('after', `
+The file: a header row naming symbol and quantity, and optionally currency (ISO 4217, or a minor
+unit such as GBX for pence) and cost (per unit, in that currency); a row whose symbol is its
+currency is cash. The kind comes from the extension (.csv, .tsv, .json), else the first character.
+
+Rates come from the service's FX pairs at the mid: a direct pair, its inverse, or a cross through
+USD, a division rounded once, half-even, to 34 significant digits. Every other figure is exact.
+
+Formats: table (the positions, then a total per currency and in --base), json ({"base", "positions",
+"total_base", "incomplete", "missing", ...}), and csv, tsv, ndjson: a line per position, then a line
+per currency (row=total) and one for the whole (row=total_base), status=incomplete where a total
+leaves something out.
+
+Examples:
+  $ mkt value portfolio.csv --base USD
+  $ mkt value portfolio.csv --base EUR --price side --json | jq '.total_base'
+  $ mkt value holdings.json --base GBP --currency USD --format csv > valued.csv
+  $ mkt value portfolio.csv --base USD --format csv | awk -F, '$1 == "total_base" {print $8}'
+  $ mkt value - --base USD --strict < portfolio.tsv        # a cron job: exit 3 if incomplete`);
+  addNetworkOptions(addTargetOptions(command)).action(async (file: string, _options: ValueOptions, self: Command) => {
+    state.exitCode = await runValue(deps, file, commandOptions<ValueOptions>(self), state);
+  });
+}
+
+async function runValue(deps: Deps, file: string, options: ValueOptions, state: RunState): Promise<number> {
+  checkFormatFlags(options);
+  let symbolCount = () => 0;
+  // Its errors in its words: the file's problems with the flag that helps, its requests as quotes'.
+  state.explain = valueExplainer(deps, options, () => symbolCount());
+  const format = chooseFormat(deps, options);
+  const fields = parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
+  // The file and the flags, checked before any request (a token request included).
+  const prepared = await prepareValue(deps, file, options);
+  symbolCount = prepared.symbolCount;
+
+  const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
+  const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
+  let result: ValuePortfolioResult;
+  try {
+    result = await valueOnce(client, prepared, progress.onBatch);
+  } finally {
+    progress.stop();
+  }
+  return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict });
+}

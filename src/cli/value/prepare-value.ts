@@ -1,0 +1,59 @@
+// What `mkt value` reads and checks before any request, and the one call that values it: the
+// positions file (or standard input) read whole under the positions cap, parsed and checked (a bad
+// file is exit 2 naming the file and the line), the base checked, and the request built. A watch of
+// a valuation prepares once and calls valueOnce at each poll.
+import { parsePositions, valuationSymbols, type Client, type ParsePositionsOptions, type Position, type PriceRule, type ValuePortfolioInput, type ValuePortfolioResult } from '../../api/index.js';
+import { parseInteger } from '../../shared/integer.js';
+import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_POSITIONS_FILE_BYTES } from '../../shared/limits.js';
+import { readFileLimited, readLimited } from '../../shared/read-limited.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import type { ValueOptions } from './value-options.js';
+
+/** A valuation ready to fetch: what it asks for, and what its checks and messages need. */
+export interface PreparedValue {
+  /** The request of each valuation (a poll of a watch, or the one of a plain run). */
+  request: Omit<ValuePortfolioInput, 'onProgress'>;
+  /** What the file is called in messages: its name, or `standard input`. */
+  source: string;
+  /** The symbols of round one (instruments and direct pairs): what a rate-limit message counts. */
+  symbolCount(): number;
+  /** The positions' currencies, each once, in first-seen order (a check's total_<currency>). */
+  currencies: string[];
+}
+
+/** Reads FILE (`-`: standard input) and checks it and the flags, before any request. */
+export async function prepareValue(deps: Deps, file: string, options: ValueOptions): Promise<PreparedValue> {
+  const base = options.base?.trim();
+  if (base === undefined || base === '') {
+    throw new UsageError('mkt value needs --base: the currency to value the positions in', 'for example --base USD (an ISO 4217 code, or a minor unit such as GBX)');
+  }
+  const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: MAX_BATCH_SIZE });
+  const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
+  const { text, source } = await readPositionsText(deps, file);
+  const parse: ParsePositionsOptions = { source, format: options.inputFormat as ParsePositionsOptions['format'] };
+  if (options.currency !== undefined) parse.defaultCurrency = options.currency.trim();
+  const positions: Position[] = parsePositions(text, parse);
+  // The base checked before any request (a token request included): no currency is exit 2 here.
+  valuationSymbols([], base);
+  return {
+    request: { positions, base, price: options.price as PriceRule | undefined, batchSize, concurrency },
+    source,
+    // Counted only for a message that needs it: another pass over every position.
+    symbolCount: () => valuationSymbols(positions, base).length,
+    currencies: [...new Set(positions.map((position) => position.currency))],
+  };
+}
+
+async function readPositionsText(deps: Deps, file: string): Promise<{ text: string; source: string }> {
+  if (file === '-') {
+    if (deps.io.stdinIsTTY) throw new UsageError('mkt value - reads the positions from standard input, which is a terminal', 'pipe them in: mkt value - --base USD < portfolio.csv');
+    return { text: await readLimited(deps.io.stdin, 'the positions on standard input', MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
+  }
+  return { text: await readFileLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
+}
+
+/** One valuation: the quotes it needs, fetched, and the positions valued against them. */
+export function valueOnce(client: Client, prepared: PreparedValue, onProgress?: (done: number, total: number) => void): Promise<ValuePortfolioResult> {
+  return client.valuePortfolio({ ...prepared.request, onProgress });
+}

@@ -1,0 +1,21 @@
+// The flags of `mkt value`: the command defines them (commands/value.ts); reading the positions
+// (prepare-value.ts) and the watch of a valuation read them; here, so that none imports another for a type.
+import type { Format } from '../options/format.js';
+import type { NetworkFlags } from '../options/network.js';
+import type { TargetFlags } from '../settings.js';
+
+export interface ValueOptions extends TargetFlags, NetworkFlags {
+  /** The currency of value_base and the totals. */
+  base?: string;
+  /** The currency of positions that give none. */
+  currency?: string;
+  price?: string;
+  /** csv, tsv or json: the positions file's kind, whatever its name or first character say. */
+  inputFormat?: string;
+  strict?: boolean;
+  format?: Format;
+  json?: boolean;
+  fields?: string;
+  batchSize?: string;
+  concurrency?: string;
+}

@@ -1,0 +1,195 @@
+// client.valuePortfolio against the sandbox: the rounds and the requests it sends (seen by a hook),
+// each symbol asked once, one wait budget for both rounds, input refused before any request, and
+// the valuation checked with the tests' own arithmetic on the quotes the sandbox sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dispatcher } from 'undici';
+import { AbortError, createClient, OptionsError, RateLimitError, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
+import { createClientWith } from '../../src/api/internal.js';
+import { INSTRUMENTS } from '../../src/sandbox/index.js';
+import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
+import { useServers } from '../helpers/fault-server.js';
+import { pacedTransport } from '../helpers/paced-transport.js';
+import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const { closeLater } = useServers();
+
+let sb: TestSandbox;
+let token: string;
+beforeAll(async () => {
+  sb = await startTestSandbox({ limits: { perMinute: 1000, perHour: 100_000, perDay: 100_000 } });
+  token = await getToken(sb.url);
+});
+afterAll(() => sb.close());
+
+const currencyOf = (symbol: string) => INSTRUMENTS.find((instrument) => instrument.symbol === symbol)!.currency;
+const lot = (symbol: string, quantity: string, cost?: string): Position => ({ symbol, quantity, currency: currencyOf(symbol), ...(cost === undefined ? {} : { cost }) });
+const PORTFOLIO: Position[] = [
+  lot('VOD.L', '1000', '70.25'),
+  lot('SAP.DE', '20'),
+  lot('7203.T', '100'),
+  lot('RY.TO', '-50'),
+  lot('AAPL', '10', '150'),
+  lot('AAPL', '0.1', '0.30'),
+  { symbol: 'EUR', quantity: '2500.75', currency: 'EUR' },
+];
+
+/** A client whose every request's symbols are recorded, in the order sent. */
+function recordingClient(options: Partial<ClientOptions> = {}) {
+  const requests: string[][] = [];
+  const client = createClient({
+    baseUrl: sb.url, accessToken: token, organizationId: 'org_demo', ...options,
+    hooks: { beforeRequest: [(request) => void requests.push(new URL(request.url).searchParams.get('symbols')!.split(','))] },
+  });
+  return { client, requests };
+}
+
+/** The sandbox's quotes for `symbols` at the same instant, fetched apart from the code under test. */
+async function quotesOf(symbols: string[]): Promise<Quote[]> {
+  return (await createClient({ baseUrl: sb.url, accessToken: token, organizationId: 'org_demo' }).getQuotes({ symbols })).data;
+}
+
+const mid = (quotes: Quote[], symbol: string) => quotes.find((quote) => quote.symbol === symbol)!.mid;
+
+describe('valuePortfolio against the sandbox', () => {
+  it('in EUR: two rounds, each symbol asked once, and the valuation by the tests\' own arithmetic', async () => {
+    const { client, requests } = recordingClient();
+    const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' });
+    const round1 = ['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'GBPEUR', 'EURGBP', 'JPYEUR', 'EURJPY', 'CADEUR', 'EURCAD', 'USDEUR', 'EURUSD'];
+    // CAD has no pair with EUR: the cross's legs in a second round, less EURUSD and USDEUR, asked already.
+    expect(requests).toEqual([round1, ['CADUSD', 'USDCAD']]);
+    expect(result).toMatchObject({ rounds: 2, requests: 2, attempts: 2, unasked: [] });
+    expect(result.rateLimit).toMatchObject({ limit: 1000 });
+
+    const quotes = await quotesOf([...round1, 'CADUSD', 'USDCAD']);
+    const price = (symbol: string) => quotes.find((quote) => quote.symbol === symbol)!.mid;
+    const { valuation } = result;
+    expect(valuation).toMatchObject({ base: 'EUR', price: 'mid', missing: [], no_route: [], incomplete: false });
+    const rates: Record<string, string> = {
+      GBX: divide('1', mul(mid(quotes, 'EURGBP'), '100'), 34),
+      EUR: '1',
+      JPY: divide('1', mid(quotes, 'EURJPY'), 34),
+      CAD: divide('1', mul(mid(quotes, 'USDCAD'), mid(quotes, 'EURUSD')), 34),
+      USD: divide('1', mid(quotes, 'EURUSD'), 34),
+    };
+    valuation.positions.forEach((p, i) => {
+      const { symbol, quantity, currency } = PORTFOLIO[i]!;
+      const unit = symbol === currency ? '1' : price(symbol);
+      expect(p).toMatchObject({ symbol, quantity, currency, price: unit, value: mul(unit, quantity), status: 'ok' });
+      expect(same(p.rate!, rates[currency]!)).toBe(true);
+      expect(same(p.value_base!, mul(mul(unit, quantity), rates[currency]!))).toBe(true);
+    });
+    // 0.1 × 0.30: the cost's places and the quantity's kept, where a double gives 0.03.
+    expect(valuation.positions[5]!.pnl).toBe(mul(sub(price('AAPL'), '0.30'), '0.1'));
+    expect(valuation.total_base).toBe(sum(valuation.positions.map((p) => p.value_base!)));
+    // The quotes it used: the instruments, and one pair per rate (EURGBP, not GBPEUR, which the sandbox does not quote).
+    expect(result.quotes.map((quote) => quote.symbol)).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'EURUSD', 'USDCAD']);
+  });
+
+  it('in USD: one round, every currency having a pair with USD', async () => {
+    const { client, requests } = recordingClient();
+    const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'USD', price: 'side' });
+    expect(result).toMatchObject({ rounds: 1, requests: 1 });
+    expect(requests).toEqual([['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'GBPUSD', 'USDGBP', 'EURUSD', 'USDEUR', 'JPYUSD', 'USDJPY', 'CADUSD', 'USDCAD']]);
+    const quotes = await quotesOf(requests[0]!);
+    const quote = (symbol: string) => quotes.find((q) => q.symbol === symbol)!;
+    // side: a long at the bid, the short RY.TO at the ask.
+    expect(result.valuation.positions[0]!.price).toBe(quote('VOD.L').bid);
+    expect(result.valuation.positions[3]!.price).toBe(quote('RY.TO').ask);
+    expect(result.valuation.positions[3]!.value).toBe(mul(quote('RY.TO').ask, '-50'));
+  });
+
+  it('batches each round, every symbol in exactly one request, and counts progress across the rounds', async () => {
+    const { client, requests } = recordingClient();
+    const progress: Array<[number, number]> = [];
+    const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', batchSize: 4, concurrency: 2, onProgress: (done, total) => progress.push([done, total]) });
+    // 13 symbols in round 1 are 4 requests; 2 in round 2, one more.
+    expect(requests.map((batch) => batch.length)).toEqual([4, 4, 4, 1, 2]);
+    const asked = requests.flat();
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(result).toMatchObject({ rounds: 2, requests: 5, attempts: 5 });
+    expect(progress.at(-1)).toEqual([5, 5]);
+    expect(progress.slice(0, 4).map(([, total]) => total)).toEqual([4, 4, 4, 4]);
+  });
+
+  it('names what it could not value, and still values the rest', async () => {
+    const { client, requests } = recordingClient();
+    const positions: Position[] = [lot('AAPL', '2'), { symbol: 'NOSUCH', quantity: '5', currency: 'USD' }, { symbol: 'GOLD1', quantity: '1', currency: 'XAU' }];
+    const { valuation } = await client.valuePortfolio({ positions, base: 'EUR' });
+    expect(requests).toEqual([['AAPL', 'NOSUCH', 'GOLD1', 'USDEUR', 'EURUSD', 'XAUEUR', 'EURXAU'], ['XAUUSD', 'USDXAU']]);
+    expect(valuation.missing).toEqual(['NOSUCH', 'GOLD1']);
+    expect(valuation.no_route).toEqual([expect.objectContaining({ currency: 'XAU', to: 'EUR', tried: ['XAUEUR', 'EURXAU', 'XAUUSD', 'USDXAU', 'EURUSD', 'USDEUR'] })]);
+    expect(valuation.incomplete).toBe(true);
+    expect(valuation.positions.map((p) => p.status)).toEqual(['ok', 'missing', 'missing']);
+    expect(valuation.total_base).toBe(valuation.positions[0]!.value_base);
+  });
+
+  it('asks for nothing when there is nothing to fetch: cash in the base currency', async () => {
+    const { client, requests } = recordingClient();
+    const result = await client.valuePortfolio({ positions: [{ symbol: 'EUR', quantity: '10.50', currency: 'EUR' }], base: 'EUR' });
+    expect(requests).toEqual([]);
+    expect(result).toMatchObject({ rounds: 0, requests: 0, attempts: 0, rateLimit: undefined, quotes: [] });
+    expect(result.valuation.total_base).toBe('10.50');
+  });
+});
+
+describe('valuePortfolio refuses before any request', () => {
+  /** A dispatcher that fails the test if anything is sent through it. */
+  const untouchable = { request: () => expect.unreachable('no request may be sent') } as unknown as Dispatcher;
+  const client = createClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 'tok', organizationId: 'org_demo', dispatcher: untouchable });
+
+  it.each([
+    ['a base that is no currency', { positions: PORTFOLIO, base: 'usd' }, 'base'],
+    ['a price rule it does not know', { positions: PORTFOLIO, base: 'USD', price: 'last' }, 'price'],
+    ['positions that are not positions', { positions: [{ symbol: 'AAPL', quantity: 'abc', currency: 'USD' }], base: 'USD' }, 'quantity'],
+    ['a batch size of 0', { positions: PORTFOLIO, base: 'USD', batchSize: 0 }, 'batchSize'],
+    ['no input at all', undefined, 'input'],
+  ])('%s', async (_name, input, option) => {
+    const error = await client.valuePortfolio(input as never).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OptionsError);
+    expect(error).toMatchObject({ option });
+  });
+
+  it('an aborted signal sends nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = createClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 'tok', organizationId: 'org_demo', dispatcher: untouchable, signal: controller.signal });
+    await expect(aborted.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' })).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe('one wait budget for both rounds', () => {
+  // RY.TO in EUR, one symbol a request, two requests a minute: round 1 (RY.TO, CADEUR, EURCAD) waits
+  // 45 s for the next window; round 2 (the four legs of CAD's cross through USD) would wait two more
+  // windows, 120 s: within 150 s alone, past it after round 1's 45 s.
+  async function run(maxWaitMs: number) {
+    const sandbox = await startTestSandbox({ limits: { perMinute: 2 } });
+    closeLater(sandbox);
+    const transport = pacedTransport(sandbox.clock.advance);
+    closeLater(transport);
+    const events: WaitEvent[] = [];
+    const client = createClientWith({
+      baseUrl: sandbox.url, accessToken: await getToken(sandbox.url), organizationId: 'org_demo', dispatcher: transport.dispatcher, maxWaitMs,
+      onWait: (event) => events.push(event),
+    }, { now: sandbox.clock.now, sleep: transport.sleep });
+    const call = client.valuePortfolio({ positions: [lot('RY.TO', '10')], base: 'EUR', batchSize: 1 });
+    return { call, events, statuses: transport.statuses };
+  }
+
+  it('150 s: round 2 is refused with the waiting round 1 spent counted, before the quota is spent', async () => {
+    const { call, events, statuses } = await run(150_000);
+    const error = await call.catch((caught: unknown) => caught) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.plan).toMatchObject({ maxWaitMs: 150_000, spentMs: 45_000, waitMs: 120_000 });
+    expect(events.map((event) => event.waitMs)).toEqual([45_000]);
+    // Round 1's three, and round 2's first, which taught the client the window; no 429.
+    expect(statuses).toEqual([200, 200, 200, 200]);
+  });
+
+  it('170 s: both rounds fit', async () => {
+    const { call, events, statuses } = await run(170_000);
+    const result = await call;
+    expect(result).toMatchObject({ rounds: 2, requests: 7 });
+    expect(events.map((event) => event.waitMs)).toEqual([45_000, 60_000, 60_000]);
+    expect(statuses).toEqual(Array(7).fill(200));
+  });
+});
