@@ -52,9 +52,9 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
       const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       const now = stat.isFIFO() ? readAvailable(fd, what, maxBytes) : undefined;
-      // A FIFO no process has open for writing has ended: what it holds is all there is, where waiting
-      // would wait for a writer that may never come (and Linux tells a reader that opened it with no
-      // writer nothing when that writer never comes).
+      // A FIFO that held data and has no writer left has ended: what it held is all there is (Linux
+      // would never tell this reader of the end, as it opened with no writer). An empty one with no
+      // writer waits for one, as `cat` does, Ctrl-C or SIGTERM ending the wait (`signal`).
       if (now?.ended) return Buffer.concat(now.chunks).toString('utf8');
       pipe = new net.Socket({ fd, readable: true, writable: false });
       if (now !== undefined && now.chunks.length > 0) pipe = Readable.from(withFirst(now.chunks, pipe));
@@ -68,8 +68,8 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
 
 /**
  * What a FIFO opened without blocking holds now, read without waiting: `ended` (and the fd closed)
- * when a read says no process has it open for writing (POSIX: it reads as ended), else what was there
- * before a read would have to wait for the writer.
+ * when it held data and a read then says no process has it open for writing (POSIX: it reads as
+ * ended), else what was there before a read would have to wait for a writer, or for its first.
  */
 function readAvailable(fd: number, what: string, maxBytes: number): { chunks: Buffer[]; ended: boolean } {
   const chunks: Buffer[] = [];
@@ -79,6 +79,7 @@ function readAvailable(fd: number, what: string, maxBytes: number): { chunks: Bu
       const buffer = Buffer.alloc(64 * 1024);
       const read = fs.readSync(fd, buffer);
       if (read === 0) {
+        if (chunks.length === 0) return { chunks, ended: false };
         fs.closeSync(fd);
         return { chunks, ended: true };
       }

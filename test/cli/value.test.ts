@@ -309,13 +309,27 @@ describe('mkt value refuses a bad file or flag with exit 2, before any request',
     expect(log).toEqual([]);
   });
 
-  it('a FIFO no one writes to: read at once as empty, no hang', async () => {
+  it('a FIFO: waits for its writer, as cat does; Ctrl-C ends the wait; what a writer writes, or left, is read', async () => {
     const fifo = path.join(dir, 'fifo');
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [fifo]);
-    const result = await run([fifo, '--base', 'USD']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${fifo}: is empty`);
+    const controller = new AbortController();
+    const interrupted = run([fifo, '--base', 'USD'], { signal: controller.signal });
+    let writer = await openWhenRead(fifo);
+    controller.abort();
+    const result = await interrupted;
+    fs.closeSync(writer);
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(log).toEqual([]);
+    // A writer that comes once mkt waits.
+    const later = run([fifo, '--base', 'USD', '--json']);
+    writer = await openWhenRead(fifo);
+    fs.writeSync(writer, 'symbol,quantity,currency\nUSD,2.5,USD\n');
+    fs.closeSync(writer);
+    const read = await later;
+    expect(read.stderr).toBe('');
+    expect(exactJson(read.stdout).total_base).toBe('2.5');
     // What a writer wrote is read, though the writer has gone (the test holds the FIFO open meanwhile).
     const holder = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
@@ -369,3 +383,15 @@ describe('mkt value: the service refusing, in the words of the command', () => {
     }
   });
 });
+
+/** The write end of `fifo`, opened without blocking once a reader has it open (ENXIO until then). */
+async function openWhenRead(fifo: string): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO' || tries >= 1500) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}

@@ -198,8 +198,11 @@ describe('a clients file without a size', () => {
     const fifo = path.join(scratch(), 'clients.fifo');
     execFileSync('mkfifo', [fifo]);
     const sandboxRun = runSandbox(['--clients', fifo]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    fs.writeFileSync(fifo, JSON.stringify([{ client_id: 'ci', client_secret: 's3cret', orgs: ['org_ci'], scopes: ['market.read'] }]));
+    // The write end opens without blocking once the sandbox has the pipe open to read. A blocking
+    // open here would wait on this very thread, which the in-process sandbox needs to get there.
+    const writer = await openWhenRead(fifo);
+    fs.writeSync(writer, JSON.stringify([{ client_id: 'ci', client_secret: 's3cret', orgs: ['org_ci'], scopes: ['market.read'] }]));
+    fs.closeSync(writer);
     const url = await sandboxRun.url();
     expect((await getQuotes(url, await getToken(url, 'ci', 's3cret'), 'symbols=EURUSD', 'org_ci')).status).toBe(200);
     expect(await sandboxRun.stop()).toBe(0);
