@@ -28,9 +28,10 @@ const COST_FIELDS: readonly ValueFieldName[] = ['cost', 'pnl', 'pnl_base'];
 
 /**
  * On the board, which columns go first when the window is narrow (after the Note, which shrinks
- * first): lower first; the symbol and value_base never. The one-shot table keeps every column.
+ * first): lower first; the symbol and value_base never; a value in its own currency goes before the
+ * currency, never shown without it. The one-shot table keeps every column.
  */
-const DROP_ORDER: Readonly<Record<string, number>> = { cost: 2, rate: 2, pnl: 3, price: 4, quantity: 5, currency: 6, value: 7, pnl_base: 8, change: 9 };
+const DROP_ORDER: Readonly<Record<string, number>> = { cost: 2, rate: 2, pnl: 3, price: 4, quantity: 5, value: 6, currency: 7, pnl_base: 8, change: 9 };
 
 /** What the board of a watch adds to the tables: the change of each figure in the base since it was first known. */
 export interface ValueBoardView {
@@ -154,5 +155,9 @@ function fitTable(columns: Column[], chalk: ChalkInstance, options: Pick<TableOp
   // Still too wide (a value wider than the window): every column, a block per line, as the one-shot table.
   if (layout.blocks !== undefined || layout.hidden.length === 0) return box;
   const titles = ordered.filter((column) => layout.hidden.includes(column)).map((column) => column.title).join(', ');
-  return `${box}${chalk.dim(shorten(`${titles} hidden; widen the window or use --fields`, Math.max(1, (width ?? Infinity) - 1), options.ascii ? '...' : '…'))}\n`;
+  // The names matter more than the advice: the advice goes first when the line is too long.
+  const room = Math.max(1, (width ?? Infinity) - 1);
+  const full = `${titles} hidden; widen the window or use --fields`;
+  const line = full.length <= room ? full : shorten(`${titles} hidden`, room, options.ascii ? '...' : '…');
+  return `${box}${chalk.dim(line)}\n`;
 }
