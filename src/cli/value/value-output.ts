@@ -37,7 +37,9 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
 /** The problems of a valuation, in words: no quote, no rate (with the pairs tried), and what the totals leave out. */
 function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
   const problems: string[] = [];
-  const symbols = new Set(valuation.positions.map((position) => position.symbol.toUpperCase())).size;
+  // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
+  const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
+  const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
   if (valuation.missing.length > 0) {
     problems.push(`no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}`);
   }
