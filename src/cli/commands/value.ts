@@ -51,9 +51,11 @@ leaves something out.
 --check EXPR (repeatable) exits 8 after the data unless it holds: a position's quantity, price,
 value, rate, value_base, cost, pnl or pnl_base (SYMBOL.value, or every position's), or a total:
 total_base, total_pnl_base, total_<currency> (total_eur). --watch polls: a live board with the
-change since the first poll on a terminal, the --json document per poll on one line in a pipe;
---until EXPR ends it (exit 0) at the first poll where it holds, --exec PROGRAM then runs a program
-with MKT_TOTAL_BASE and each other field checked in its environment (its arguments after --).
+change since the first poll on a terminal, tables one after another on a dumb one, the --json
+document per poll on one line in a pipe (csv, tsv, ndjson: each poll's lines). --until EXPR ends it
+(exit 0) at the first poll where it holds; --exec PROGRAM then runs a program, no shell, its
+arguments after --, the trigger in its environment: MKT_TOTAL_BASE for a total, MKT_SYMBOL,
+MKT_VALUE_BASE, MKT_PNL, ... for a position.
 
 Examples:
   $ mkt value portfolio.csv --base USD
