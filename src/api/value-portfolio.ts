@@ -1,6 +1,8 @@
 // Client.valuePortfolio: positions valued against live quotes in one call. Round 1 asks for every
-// instrument and both direct pairs of each foreign currency (valuation-plan.ts); only when a
-// currency has neither pair quoted, round 2 asks for the legs of a cross through USD. Both rounds
+// instrument and both direct pairs of each foreign currency (valuation-plan.ts), and the symbols a
+// caller names in `prefetch` (the cross legs an earlier valuation of the same positions needed: a
+// watch fetches each later poll in one round); only when a currency still has no rate, round 2 asks
+// for the legs of a cross through USD. Both rounds
 // are getQuotes calls (batches, pacing, retries) that share one wait budget, so maxWaitMs bounds
 // the whole valuation's waiting, and the client's one signal; then the positions are valued.
 import { checkNumber, invalid } from './check-options.js';
@@ -27,6 +29,11 @@ export interface ValuePortfolioInput {
   batchSize?: number;
   /** Requests in flight at once, as getQuotes takes it. */
   concurrency?: number;
+  /**
+   * Symbols to ask for in round 1 as well: the `cross` of an earlier valuation of the same
+   * positions, so that valuing them again takes one round instead of two.
+   */
+  prefetch?: readonly string[];
   /** Called after each request completes: requests done, and known so far (round 2's are known once round 1 is in). */
   onProgress?: (done: number, total: number) => void;
   /** The call's own token and organization; without them, createClient's. */
@@ -49,6 +56,8 @@ export interface ValuePortfolioResult {
   rateLimit: RateLimitInfo | undefined;
   /** Rounds of requests: 0 (nothing to fetch: cash in the base currency), 1, or 2 (a cross needed legs round 1 did not ask for). */
   rounds: number;
+  /** Round 2's symbols (the legs of crosses through USD), empty without one: the `prefetch` of a next valuation. */
+  cross: string[];
 }
 
 const OPERATION = 'valuePortfolio';
@@ -62,6 +71,9 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   checkPositions(positions);
   checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
   checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
+  if (input.prefetch !== undefined && (!Array.isArray(input.prefetch) || !input.prefetch.every((symbol) => typeof symbol === 'string'))) {
+    throw invalid('prefetch must be an array of symbols', { option: 'prefetch', operation: OPERATION, expected: 'an array of strings' });
+  }
   if (input.onProgress !== undefined && typeof input.onProgress !== 'function') {
     throw invalid('onProgress must be a function', { option: 'onProgress', operation: OPERATION, expected: 'a function' });
   }
@@ -89,19 +101,28 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   };
 
   const plan = planValuation(positions, baseUnit.major);
-  await fetch(plan.first);
-  const cross = plan.cross(rounds[0]?.data ?? []);
+  const asked = new Set(plan.first);
+  const prefetched: string[] = [];
+  for (const symbol of input.prefetch ?? []) {
+    const key = symbol.toUpperCase();
+    if (!asked.has(key)) prefetched.push(key);
+    asked.add(key);
+  }
+  await fetch(prefetched.length === 0 ? plan.first : [...plan.first, ...prefetched]);
+  const cross = plan.cross(rounds[0]?.data ?? []).filter((symbol) => !asked.has(symbol));
   await fetch(cross);
   const fetched = rounds.flatMap((round) => round.data);
   const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule);
   return {
     valuation,
-    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...cross])),
+    // Prefetched symbols are pairs: kept among the quotes only where a rate came from them.
+    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
     unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
     rateLimit: rounds.at(-1)?.rateLimit,
     rounds: rounds.length,
+    cross,
   };
 }
 

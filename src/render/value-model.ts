@@ -4,17 +4,25 @@
 // lines too, after the positions: a `row` field says what each line is (`position`, `total` for a
 // currency's, `total_base` for the whole in the base currency) and `status` whether its figures are
 // whole (`ok`) or leave something out (`incomplete`), so that a script reads the totals from any format.
+// Its checks (checks/value-check-model.ts) give `mkt value` --check, and --until and --exec on a watch.
 import type { Valuation } from '../api/valuation.js';
+import { valueCheckModel } from './checks/value-check-model.js';
 import type { FieldSet, TableOptions } from './fields.js';
 import { totalRows, VALUE_FIELD_NAMES, VALUE_FIELDS, VALUE_LINE_FIELDS, VALUE_TABLE_FIELDS, type ValueFieldName, type ValueRow } from './value-fields.js';
 
 export type ValueModel = FieldSet<ValueRow, ValueFieldName, Valuation>;
 
 /**
- * A valuation's declaration. JSON: the Valuation as the library returns it, its decimals written as
- * numbers with every digit; tsv, csv and ndjson: the positions, then the totals as lines.
+ * A valuation's declaration for positions in `currencies` (the file's, read before any request):
+ * its checks then know each `total_<currency>`. JSON: the Valuation as the library returns it, its
+ * decimals written as numbers with every digit; tsv, csv and ndjson: the positions, then the totals
+ * as lines.
  */
-export const VALUE_MODEL: ValueModel = {
+export function valueModel(currencies: readonly string[] = []): ValueModel {
+  return { ...VALUE_DECLARATION, checks: valueCheckModel(currencies) };
+}
+
+const VALUE_DECLARATION: Omit<ValueModel, 'checks'> = {
   fields: VALUE_FIELDS,
   names: VALUE_FIELD_NAMES,
   sent: VALUE_LINE_FIELDS,
@@ -38,3 +46,6 @@ export const VALUE_MODEL: ValueModel = {
     return renderValueTable(valuation, table);
   },
 };
+
+/** A valuation's declaration before a file is read: its fields for --fields and completion, every format, its checks but `total_<currency>`. */
+export const VALUE_MODEL: ValueModel = valueModel();

@@ -4,13 +4,18 @@
 // Figures are aligned on the decimal point and written whole, every digit: a converted value can
 // hold the 34 significant digits of a rate, and is never rounded or cut to fit. Laid out by the one
 // table engine (grid.ts): fitted to a terminal, or a block per line when the columns do not fit.
+// On the board of a watch, a Change column in each table: how each figure in the base moved since
+// it was first known (value-changes.ts), signed, with an arrow, so the direction survives no colour;
+// and in a window too narrow for every column, the least needed are left out (and named) rather
+// than each line becoming a block, as the quotes' board does: the symbol and its value in the base stay.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Valuation, ValuedPosition } from '../api/valuation.js';
 import { printable } from '../shared/text.js';
 import { alignDecimals, compactDecimal } from './decimal.js';
 import type { TableOptions } from './fields.js';
-import type { Column } from './grid.js';
+import { BOX_FRAME, drawBox, layoutColumns, shorten, type Column } from './grid.js';
 import { drawTable } from './table.js';
+import { signedChange, type ValuationChange } from './value-changes.js';
 import { totalRows, VALUE_FIELDS, type ValueFieldName } from './value-fields.js';
 
 /**
@@ -20,6 +25,18 @@ import { totalRows, VALUE_FIELDS, type ValueFieldName } from './value-fields.js'
 const MAX_FIGURE_WIDTH = 80;
 
 const COST_FIELDS: readonly ValueFieldName[] = ['cost', 'pnl', 'pnl_base'];
+
+/**
+ * On the board, which columns go first when the window is narrow (after the Note, which shrinks
+ * first): lower first; the symbol and value_base never; a value in its own currency goes before the
+ * currency, never shown without it. The one-shot table keeps every column.
+ */
+const DROP_ORDER: Readonly<Record<string, number>> = { cost: 2, rate: 2, pnl: 3, price: 4, quantity: 5, value: 6, currency: 7, pnl_base: 8, change: 9 };
+
+/** What the board of a watch adds to the tables: the change of each figure in the base since it was first known. */
+export interface ValueBoardView {
+  change: ValuationChange;
+}
 
 /** A column of decimals: exact, aligned on the point; an empty cell where there is no figure. */
 function figures(name: string, title: string, values: ReadonlyArray<string | null | undefined>, style?: Column['style']): Column {
@@ -31,6 +48,24 @@ function figures(name: string, title: string, values: ReadonlyArray<string | nul
     cells[row] = aligned[index]!;
   });
   return { name, title, align: 'right', cells, style };
+}
+
+/** Changes in the base: signed, aligned on the point, an arrow after (▲ up, ▼ down), green and red. */
+function changeColumn(title: string, changes: ReadonlyArray<string | undefined>, chalk: ChalkInstance, ascii: boolean): Column {
+  const directions = changes.map((change) => (change === undefined || /^[0.]+$/.test(change) ? 0 : change.startsWith('-') ? -1 : 1));
+  const texts = changes.map((change) => (change === undefined ? '' : signedChange(compactDecimal(change, MAX_FIGURE_WIDTH))));
+  // Exponent forms (rare) are written as they are; the others line up.
+  const plain = texts.map((text, row) => [text, row] as const).filter(([text]) => text !== '' && !/e/i.test(text));
+  alignDecimals(plain.map(([text]) => text)).forEach((aligned, index) => {
+    texts[plain[index]![1]] = aligned;
+  });
+  const [up, down] = ascii ? ['^', 'v'] : ['▲', '▼'];
+  const mark = (row: number) => (directions[row]! > 0 ? up : directions[row]! < 0 ? down : ' ');
+  return {
+    name: 'change', title, align: 'right',
+    cells: texts.map((text, row) => (changes[row] === undefined ? '' : `${text} ${mark(row)}`)),
+    style: (padded, row) => (directions[row]! > 0 ? chalk.green(padded) : directions[row]! < 0 ? chalk.red(padded) : padded),
+  };
 }
 
 function words(name: string, title: string, cells: string[], style?: Column['style']): Column {
@@ -54,7 +89,7 @@ function noteColumn(notes: string[], color: (text: string) => string, ascii: boo
 }
 
 /** The positions' columns, in the order of `fields`; the title of a figure in the base names the base. */
-function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[], chalk: ChalkInstance, ascii: boolean): Column[] {
+function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[], chalk: ChalkInstance, ascii: boolean, change: ValuationChange | undefined): Column[] {
   const { base, positions } = valuation;
   const withCost = valuation.total_pnl_base !== undefined;
   const titles: Partial<Record<ValueFieldName, string>> = { value_base: `Value ${base}`, pnl_base: `P&L ${base}` };
@@ -65,11 +100,12 @@ function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[]
     const values = positions.map((position) => field.read(position, 0));
     return field.kind === 'decimal' ? figures(name, title, values, dim) : words(name, title, values, dim);
   });
-  return [...columns, ...noteColumn(positions.map((position) => positionNote(position, base)), chalk.red, ascii)];
+  const changes = change === undefined ? [] : [changeColumn(`Change ${base}`, change.positions, chalk, ascii)];
+  return [...columns, ...changes, ...noteColumn(positions.map((position) => positionNote(position, base)), chalk.red, ascii)];
 }
 
 /** The totals' columns: each currency, then the whole in the base. */
-function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean): Column[] {
+function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean, change: ValuationChange | undefined): Column[] {
   const { base } = valuation;
   const rows = totalRows(valuation);
   const withCost = valuation.total_pnl_base !== undefined;
@@ -91,15 +127,37 @@ function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean
     figures('value', 'Value', rows.map((row) => row.value)),
     figures('value_base', `Value ${base}`, rows.map((row) => row.value_base), bold),
     ...(withCost ? [figures('pnl', 'P&L', rows.map((row) => row.pnl)), figures('pnl_base', `P&L ${base}`, rows.map((row) => row.pnl_base), bold)] : []),
+    ...(change === undefined ? [] : [changeColumn(`Change ${base}`, rows.map((row) => (row.row === 'total_base' ? change.total : change.totals.get(row.currency))), chalk, ascii)]),
     ...noteColumn(notes, chalk.yellow, ascii),
   ];
 }
 
-/** The positions' table, then the totals' table, a blank line between. */
-export function renderValueTable(valuation: Valuation, options: TableOptions<ValueFieldName>): string {
+/**
+ * The positions' table, then the totals' table, a blank line between. With `board` (a watch's), each
+ * has a Change column, and a window too narrow for every column leaves the least needed out, a line
+ * naming them.
+ */
+export function renderValueTable(valuation: Valuation, options: TableOptions<ValueFieldName>, board?: ValueBoardView): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const layout = { ascii: options.ascii, columns: options.columns };
-  const positions = drawTable(positionColumns(valuation, options.fields, chalk, options.ascii), chalk, layout);
-  const totals = drawTable(totalColumns(valuation, chalk, options.ascii), chalk, layout);
+  const draw = (columns: Column[]) => (board === undefined ? drawTable(columns, chalk, options) : fitTable(columns, chalk, options));
+  const positions = draw(positionColumns(valuation, options.fields, chalk, options.ascii, board?.change));
+  const totals = draw(totalColumns(valuation, chalk, options.ascii, board?.change));
   return `${positions}\n${totals}`;
+}
+
+/** The board's table: the columns that fit the window, in their drop order, and a line naming those left out. */
+function fitTable(columns: Column[], chalk: ChalkInstance, options: Pick<TableOptions, 'ascii' | 'columns'>): string {
+  // A width of 0 is a terminal that does not know its own: drawn whole, as in a pipe.
+  const width = options.columns !== undefined && options.columns > 0 ? options.columns : undefined;
+  const ordered = columns.map((column) => (column.name !== undefined && DROP_ORDER[column.name] !== undefined ? { ...column, dropOrder: DROP_ORDER[column.name] } : column));
+  const layout = layoutColumns(ordered, width, BOX_FRAME, { drop: true });
+  const box = drawBox(layout, { ascii: options.ascii, title: (text) => chalk.bold(text), maxWidth: width });
+  // Still too wide (a value wider than the window): every column, a block per line, as the one-shot table.
+  if (layout.blocks !== undefined || layout.hidden.length === 0) return box;
+  const titles = ordered.filter((column) => layout.hidden.includes(column)).map((column) => column.title).join(', ');
+  // The names matter more than the advice: the advice goes first when the line is too long.
+  const room = Math.max(1, (width ?? Infinity) - 1);
+  const full = `${titles} hidden; widen the window or use --fields`;
+  const line = full.length <= room ? full : shorten(`${titles} hidden`, room, options.ascii ? '...' : '…');
+  return `${box}${chalk.dim(line)}\n`;
 }

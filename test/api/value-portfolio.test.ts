@@ -193,3 +193,32 @@ describe('one wait budget for both rounds', () => {
     expect(statuses).toEqual(Array(7).fill(200));
   });
 });
+
+describe('prefetch: a later valuation of the same positions in one round', () => {
+  it('the first names its cross legs; given them, the next asks for them in round 1, once, and values the same', async () => {
+    const { client, requests } = recordingClient();
+    const first = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' });
+    expect(first.cross).toEqual(['CADUSD', 'USDCAD']);
+    const [round1] = requests;
+    requests.length = 0;
+    // The sandbox's clock has not moved: the same quotes, so the same valuation, from one request.
+    const again = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', prefetch: first.cross });
+    expect(requests).toEqual([[...round1!, 'CADUSD', 'USDCAD']]);
+    expect(again).toMatchObject({ rounds: 1, requests: 1, cross: [] });
+    expect(again.valuation).toEqual(first.valuation);
+  });
+
+  it('a prefetched symbol round 1 asks for anyway is asked once; one it did not need is not among the quotes used', async () => {
+    const { client, requests } = recordingClient();
+    const result = await client.valuePortfolio({ positions: [lot('AAPL', '1')], base: 'EUR', prefetch: ['eurusd', 'GBPUSD'] });
+    expect(requests).toEqual([['AAPL', 'USDEUR', 'EURUSD', 'GBPUSD']]);
+    expect(result.quotes.map((quote) => quote.symbol).sort()).toEqual(['AAPL', 'EURUSD']);
+  });
+
+  it('refuses what is not a list of symbols, before any request', async () => {
+    const { client, requests } = recordingClient();
+    await expect(client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', prefetch: 'CADUSD' as unknown as string[] })).rejects.toMatchObject({ option: 'prefetch' });
+    await expect(client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', prefetch: [1] as unknown as string[] })).rejects.toBeInstanceOf(OptionsError);
+    expect(requests).toEqual([]);
+  });
+});

@@ -87,3 +87,24 @@ describe("the README's mkt value example", () => {
   });
 });
 
+
+describe("the README's mkt value --check example", () => {
+  const check = /```sh\n\$ mkt (value [^\n]*--check[^\n]*)\n([\s\S]*?)\$ echo \$\?\n(\d+)\n```/.exec(section);
+
+  it('prints the data, then the failed check, and exits with the code the README shows', async () => {
+    expect(check).not.toBeNull();
+    const [, command, shown, code] = check!;
+    const file = path.join(dir, 'portfolio.csv');
+    fs.writeFileSync(file, example![1]!);
+    // The quoted expressions as a shell would pass them: each '...' one argument.
+    const argv = command!.match(/'[^']*'|\S+/g)!.map((word) => (word === 'portfolio.csv' ? file : word.replace(/^'|'$/g, '')));
+    const result = await runCli(argv, { now: () => sb.clock.now(), env: { MKT_BASE_URL: sb.url, MKT_TOKEN: token, MKT_ORG: 'org_demo' } });
+    expect(`${result.stdout.replaceAll('\r\n', '\n')}${result.stderr}`).toBe(shown);
+    expect(String(result.code)).toBe(code);
+    expect(code).toBe('8');
+    // The value it names is the total of the data above it, and below 10,000 by the test's own comparison.
+    const total = /^total_base,USD,(.*)$/m.exec(shown!)![1]!;
+    expect(shown).toContain(`check failed: total_base is ${total}, not >= 10000\n`);
+    expect(sub(total, '10000').startsWith('-')).toBe(true);
+  });
+});

@@ -214,14 +214,14 @@ describe('mkt value: exact where a float is not, prices, inputs', () => {
 });
 
 describe('mkt value: what it could not value, said in every format; --strict', () => {
-  // NOSUCH has no quote; XAU has no pair in the sandbox, so no rate to EUR.
+  // NOSUCH has no quote; XAU has no pair in the sandbox, so no rate to EUR. The XAU cash is no symbol asked for: 2 of 3.
   const PROBLEMS = 'symbol,quantity,currency\nAAPL,2,USD\nNOSUCH,5,USD\nGOLD,1,XAU\nXAU,3,XAU\n';
 
   it('warns on stderr, naming the symbol and the pairs tried, and values the rest (exit 0)', async () => {
     const result = await run([file('problems.csv', PROBLEMS), '--base', 'EUR', '--format', 'csv']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe([
-      'warning: no quote for 2 of 4 symbols: NOSUCH, GOLD',
+      'warning: no quote for 2 of 3 symbols: NOSUCH, GOLD',
       'warning: no rate from XAU to EUR: tried XAUEUR, EURXAU, XAUUSD, USDXAU, EURUSD, USDEUR; no usable quote for XAUEUR, EURXAU, XAUUSD, USDXAU, USDEUR',
       'warning: the totals in EUR are incomplete: they leave out 3 of 4 positions',
       '',
@@ -255,7 +255,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
     const result = await run([file('problems.csv', PROBLEMS), '--base', 'EUR', '--json', '--strict']);
     expect(result.code).toBe(3);
     expect(exactJson(result.stdout).incomplete).toBe(true);
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'INCOMPLETE', exit_code: 3, message: expect.stringContaining('no quote for 2 of 4 symbols: NOSUCH, GOLD') } });
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'INCOMPLETE', exit_code: 3, message: expect.stringContaining('no quote for 2 of 3 symbols: NOSUCH, GOLD') } });
     const whole = await run([file('portfolio.csv', PORTFOLIO), '--base', 'EUR', '--json', '--strict']);
     expect(whole.code).toBe(0);
   });

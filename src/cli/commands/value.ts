@@ -3,14 +3,17 @@
 import { Option, type Command } from 'commander';
 import { PRICE_RULES, type ValuePortfolioResult } from '../../api/index.js';
 import { defaultValueFields } from '../../render/value-fields.js';
-import { VALUE_MODEL } from '../../render/value-model.js';
+import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { createCommandClient } from '../client.js';
 import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { compileCheckFlags } from '../options/checks.js';
 import { commandOptions } from '../options/command-options.js';
 import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
 import { addNetworkOptions } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
+import { addWatchOptions } from '../options/watch.js';
 import type { RunState } from '../run-state.js';
 import { runTerminal } from '../terminal.js';
 import { prepareValue, valueOnce } from '../value/prepare-value.js';
@@ -29,7 +32,9 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
   addFormatOptions(command, VALUE_MODEL)
     .option('--strict', 'exit 3 when the valuation is incomplete: a symbol with no quote, or a currency with no rate to --base')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
-    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`);
+  // --- watch mode (src/cli/watch/value-watch.ts) ---
+  addWatchOptions(command, VALUE_MODEL, { pipe: 'a JSON document per poll (one per line)' })
     .addHelpText('after', `
 The file: a header row naming symbol and quantity, and optionally currency (ISO 4217, or a minor
 unit such as GBX for pence) and cost (per unit, in that currency); a row whose symbol is its
@@ -43,12 +48,25 @@ Formats: table (the positions, then a total per currency and in --base), json ({
 per currency (row=total) and one for the whole (row=total_base), status=incomplete where a total
 leaves something out.
 
+--check EXPR (repeatable) exits 8 after the data unless it holds: a position's quantity, price,
+value, rate, value_base, cost, pnl or pnl_base (SYMBOL.value, or every position's), or a total:
+total_base, total_pnl_base, total_<currency> (total_eur). --watch polls: a live board with the
+change since the first poll on a terminal, tables one after another on a dumb one, the --json
+document per poll on one line in a pipe (csv, tsv, ndjson: each poll's lines). --until EXPR ends it
+(exit 0) at the first poll where it holds; --exec PROGRAM then runs a program, no shell, its
+arguments after --, the trigger in its environment: MKT_TOTAL_BASE for a total, MKT_SYMBOL,
+MKT_VALUE_BASE, MKT_PNL, ... for a position.
+
 Examples:
   $ mkt value portfolio.csv --base USD
   $ mkt value portfolio.csv --base EUR --price side --json | jq '.total_base'
   $ mkt value holdings.json --base GBP --currency USD --format csv > valued.csv
   $ mkt value portfolio.csv --base USD --format csv | awk -F, '$1 == "total_base" {print $8}'
-  $ mkt value - --base USD --strict < portfolio.tsv        # a cron job: exit 3 if incomplete`);
+  $ mkt value - --base USD --strict < portfolio.tsv        # a cron job: exit 3 if incomplete
+  $ mkt value portfolio.csv --base USD --check 'total_base >= 10000' --check 'AAPL.pnl > 0'   # exit 8 if one fails
+  $ mkt value portfolio.csv --base USD --watch --interval 30s            # a live board; q quits
+  $ mkt value portfolio.csv --base USD --watch --count 10 | jq -c '.total_base'
+  $ mkt value portfolio.csv --base EUR --watch --until 'total_base > 1000000' --exec ./notify -- 'rich'`);
   addNetworkOptions(addTargetOptions(command)).action(async (file: string, _options: ValueOptions, self: Command) => {
     state.exitCode = await runValue(deps, file, commandOptions<ValueOptions>(self), state);
   });
@@ -59,19 +77,32 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
   let symbolCount = () => 0;
   // Its errors in its words: the file's problems with the flag that helps, its requests as quotes'.
   state.explain = valueExplainer(deps, options, () => symbolCount());
-  const format = chooseFormat(deps, options);
-  const fields = parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
+  if (!options.watch && (options.interval !== undefined || options.count !== undefined)) {
+    throw new UsageError('--interval and --count only apply with --watch', 'add --watch, e.g. mkt value portfolio.csv --base USD --watch --interval 30s');
+  }
+  // A watch decides its own output (watch/watch-settings.ts); a single run's is checked first.
+  const format = options.watch ? undefined : chooseFormat(deps, options);
+  const fields = format === undefined ? undefined : parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
   // The file and the flags, checked before any request (a token request included).
   const prepared = await prepareValue(deps, file, options);
   symbolCount = prepared.symbolCount;
+  // Its checks know each total_<currency> of the file.
+  const model = valueModel(prepared.currencies);
+  if (format === undefined) {
+    // --- watch mode: loaded only when asked for ---
+    const { watchValue } = await import('../watch/value-watch.js');
+    return watchValue(deps, prepared, model, options, state);
+  }
+  // --check, before any request (exit 2 for a bad one); decided once the valuation is written.
+  const checks = compileCheckFlags(model, options, options.check === undefined ? undefined : prepared.keys());
 
   const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
   let result: ValuePortfolioResult;
   try {
-    result = await valueOnce(client, prepared, progress.onBatch);
+    result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
   } finally {
     progress.stop();
   }
-  return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict });
+  return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict, checks });
 }

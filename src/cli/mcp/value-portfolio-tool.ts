@@ -1,10 +1,7 @@
 // value_portfolio: `mkt value --json` for an agent. Positions as objects, read digit for digit by
 // the library (positionsFromObjects), valued against live quotes in a base currency: the library's
 // Valuation, the document `mkt value --json` writes, every amount a decimal string.
-import {
-  crossSymbols, positionsFromObjects, PRICE_RULES, valuationSymbols, valuePositions,
-  type Client, type Position, type PriceRule, type Quote, type Valuation,
-} from '../../api/index.js';
+import { positionsFromObjects, PRICE_RULES, valuationSymbols, type PriceRule } from '../../api/index.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
@@ -82,20 +79,8 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     // Read and checked before any request, as mkt value reads a file.
     const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
     call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
-    const { valuation } = await valuePortfolioTool(await call.client(), { positions, base: input.base, price: input.price });
+    const { valuation } = await (await call.client()).valuePortfolio({ positions, base: input.base, price: input.price });
     return { ...valuation };
   }));
 }
 
-/**
- * Positions valued against live quotes, through the library's pure functions: the symbols and the
- * direct FX pairs in one getQuotes, the USD legs of a cross in a second only when a currency has no
- * direct rate. It becomes the library's `client.valuePortfolio`, which does the same.
- */
-async function valuePortfolioTool(client: Client, input: { positions: readonly Position[]; base: string; price?: PriceRule }): Promise<{ valuation: Valuation }> {
-  const { positions, base, price } = input;
-  const fetch = async (symbols: string[]): Promise<readonly Quote[]> => (symbols.length === 0 ? [] : (await client.getQuotes({ symbols })).data);
-  const first = await fetch(valuationSymbols(positions, base));
-  const cross = await fetch(crossSymbols(positions, base, first));
-  return { valuation: valuePositions({ positions, quotes: [...first, ...cross], base, price }) };
-}

@@ -20,6 +20,8 @@ export interface PreparedValue {
   symbolCount(): number;
   /** The positions' currencies, each once, in first-seen order (a check's total_<currency>). */
   currencies: string[];
+  /** The positions' symbols, upper-cased, each once: what a check may name. Worked out when first asked for. */
+  keys(): readonly string[];
 }
 
 /** Reads FILE (`-`: standard input) and checks it and the flags, before any request. */
@@ -36,12 +38,14 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   const positions: Position[] = parsePositions(text, parse);
   // The base checked before any request (a token request included): no currency is exit 2 here.
   valuationSymbols([], base);
+  let keys: string[] | undefined;
   return {
     request: { positions, base, price: options.price as PriceRule | undefined, batchSize, concurrency },
     source,
     // Counted only for a message that needs it: another pass over every position.
     symbolCount: () => valuationSymbols(positions, base).length,
     currencies: [...new Set(positions.map((position) => position.currency))],
+    keys: () => (keys ??= [...new Set(positions.map((position) => position.symbol.toUpperCase()))]),
   };
 }
 
@@ -53,7 +57,10 @@ async function readPositionsText(deps: Deps, file: string): Promise<{ text: stri
   return { text: await readFileLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
 }
 
-/** One valuation: the quotes it needs, fetched, and the positions valued against them. */
-export function valueOnce(client: Client, prepared: PreparedValue, onProgress?: (done: number, total: number) => void): Promise<ValuePortfolioResult> {
-  return client.valuePortfolio({ ...prepared.request, onProgress });
+/**
+ * One valuation: the quotes it needs, fetched, and the positions valued against them. `also`: a
+ * progress callback, and for a poll of a watch the cross legs and batch size the first poll found.
+ */
+export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize'> = {}): Promise<ValuePortfolioResult> {
+  return client.valuePortfolio({ ...prepared.request, ...also, batchSize: also.batchSize ?? prepared.request.batchSize });
 }

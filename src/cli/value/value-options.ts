@@ -1,10 +1,12 @@
-// The flags of `mkt value`: the command defines them (commands/value.ts); reading the positions
-// (prepare-value.ts) and the watch of a valuation read them; here, so that none imports another for a type.
+// The flags of `mkt value`, one-shot and --watch: the command defines them (commands/value.ts);
+// reading the positions (prepare-value.ts) and the watch of a valuation (watch/value-watch.ts) read
+// them; here, so that none imports another for a type.
+import type { CheckFlags } from '../options/checks.js';
 import type { Format } from '../options/format.js';
 import type { NetworkFlags } from '../options/network.js';
 import type { TargetFlags } from '../settings.js';
 
-export interface ValueOptions extends TargetFlags, NetworkFlags {
+export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags {
   /** The currency of value_base and the totals. */
   base?: string;
   /** The currency of positions that give none. */
@@ -18,4 +20,7 @@ export interface ValueOptions extends TargetFlags, NetworkFlags {
   fields?: string;
   batchSize?: string;
   concurrency?: string;
+  // --- watch mode (src/cli/watch/) ---
+  interval?: string;
+  count?: string;
 }

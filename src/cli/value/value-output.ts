@@ -1,9 +1,14 @@
 // What `mkt value` writes once the valuation is in: the document in the chosen format on stdout
 // (every format says whether the totals are whole), then on stderr what could not be valued (the
-// symbols with no quote, the currencies with no rate and the pairs tried), or under --strict exit 3.
-import type { NoRoute, ValuePortfolioResult } from '../../api/index.js';
-import type { ValueFieldName } from '../../render/value-fields.js';
+// symbols with no quote, the currencies with no rate and the pairs tried), or under --strict exit 3;
+// then the --check verdict, exit 8 when one failed. When --strict and --check both fail, exit 3
+// wins, the failed checks reported with it, as for quotes (quotes-output.ts): a check decided on
+// an incomplete valuation is not a verdict on the portfolio.
+import type { NoRoute, Valuation, ValuePortfolioResult } from '../../api/index.js';
+import type { CheckSet } from '../../render/checks/compile-checks.js';
+import type { ValueFieldName, ValueRow } from '../../render/value-fields.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
+import { judgeChecks } from '../options/checks.js';
 import type { Format } from '../options/format.js';
 import { listSome, reportProblems, warnUnasked } from '../problems.js';
 import type { Terminal } from '../terminal.js';
@@ -14,21 +19,27 @@ export interface WriteValuationOptions {
   /** --fields, checked against the format; undefined: the format's own. */
   fields?: readonly ValueFieldName[];
   strict?: boolean;
+  /** --check, compiled before any request against the file's currencies (valueModel). */
+  checks?: CheckSet<ValueRow, Valuation>;
 }
 
-/** Writes the valuation and returns the exit code (or throws IncompleteError under --strict). */
+/** Writes the valuation and returns the exit code (or throws IncompleteError under --strict, CheckFailedError for --check). */
 export async function writeValuation(terminal: Terminal, result: ValuePortfolioResult, options: WriteValuationOptions): Promise<number> {
   const { valuation } = result;
   await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
+  // Every position has a row, valued or not: a check on one without a quote fails saying so.
+  const failedChecks = judgeChecks(VALUE_MODEL, options.checks, valuation, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);
   return reportProblems(terminal, valuationProblems(result), options.strict,
-    'the data above values what could be valued; without --strict, symbols with no quote and currencies with no rate are warnings and exit 0');
+    'the data above values what could be valued; without --strict, symbols with no quote and currencies with no rate are warnings and exit 0', failedChecks);
 }
 
 /** The problems of a valuation, in words: no quote, no rate (with the pairs tried), and what the totals leave out. */
 function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
   const problems: string[] = [];
-  const symbols = new Set(valuation.positions.map((position) => position.symbol.toUpperCase())).size;
+  // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
+  const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
+  const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
   if (valuation.missing.length > 0) {
     problems.push(`no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}`);
   }

@@ -2,7 +2,8 @@
 // its own: the board is its table (the declaration's drawTable, or a column per field) with the
 // resource's notes and a status line, in place on the alternate screen; on a dumb terminal the same
 // table per poll under a heading; in a pipe one JSON document per poll on one line (every digit as
-// the json format writes it), or its items a poll at a time in ndjson, csv or tsv. What the board
+// the json format writes it), or its lines (its items, and any the declaration adds: a valuation's
+// totals) a poll at a time in ndjson, csv or tsv. What the board
 // would say in its status lines is a warning on stderr elsewhere (watch-warnings.ts).
 import type { FieldSet } from '../../render/fields.js';
 import { itemsOf } from '../../render/fields.js';
@@ -31,7 +32,7 @@ export interface DocumentWatch<R, T, N extends string, D> {
   news(result: R): Omit<PollNews, 'throttledUntil'>;
 }
 
-/** In a pipe: a document per poll (json, on one line), or the items of each (ndjson, csv, tsv). */
+/** In a pipe: a document per poll (json, on one line), or the lines of each (ndjson, csv, tsv). */
 export const DOCUMENT_PIPE: WatchStream = {
   formats: ['json', 'ndjson', 'csv', 'tsv'],
   name: 'a JSON document per poll, one per line',
@@ -132,7 +133,7 @@ export function createDocumentTables<R, T, N extends string, D>(context: OutputC
   };
 }
 
-/** In a pipe: JSON, a document per poll on one line; NDJSON, CSV or TSV, the items of each poll. */
+/** In a pipe: JSON, a document per poll on one line; NDJSON, CSV or TSV, the lines of each poll. */
 export function createDocumentStream<R, T, N extends string, D>(context: OutputContext<N>, watch: DocumentWatch<R, T, N, D>): WatchOutput<R> {
   const { screen, settings } = context;
   const warnings = createWatchWarnings(screen);
@@ -164,7 +165,11 @@ function documentWriter<R, T, N extends string, D>(
   }
   const stream = streamResource(screen, watch.model, { format, fields });
   if (stream === undefined) throw new Error(`${format} does not stream`);
-  return async (poll) => stream.write(itemsOf(watch.model, watch.document(poll)), poll.at);
+  // The lines a one-shot run writes: the items, and what the declaration adds after them (a valuation's totals).
+  return async (poll) => {
+    const document = watch.document(poll);
+    stream.write(watch.model.lines?.(document) ?? itemsOf(watch.model, document), poll.at);
+  };
 }
 
 /** A status line cut to the width, ending in `ellipsis`. */
