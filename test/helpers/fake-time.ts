@@ -18,3 +18,22 @@ export function fakeTime(start = 1_000_000): FakeTime {
     },
   };
 }
+
+/**
+ * The real clock, moved ahead by every sleep on it: waits are recorded and cost no real time, and
+ * a server that stamps its answers with the real time (or keeps its own windows on this clock) is
+ * never ahead of it, however slowly the machine runs the test.
+ */
+export function skippingTime(): FakeTime {
+  let skipped = 0;
+  const sleeps: number[] = [];
+  return {
+    now: () => Date.now() + skipped,
+    sleeps,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      await Promise.resolve();
+      skipped += ms;
+    },
+  };
+}

@@ -12,7 +12,7 @@ import type { RateLimitInfo } from '../../src/api/types.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 import { quotesEnv, timedCli } from './util.js';
-import { fakeTime } from '../helpers/fake-time.js';
+import { fakeTime, skippingTime } from '../helpers/fake-time.js';
 
 /** The endpoint a pacer paces, for its errors. */
 const paced = (url: string) => ({ method: 'GET', url, operation: 'getQuotes', lessWork: 'ask for fewer symbols per call' });
@@ -23,22 +23,24 @@ type Style = 'RateLimit-*' | 'X-RateLimit-*' | 'X-RateLimit-* with a Unix-time r
 
 /**
  * A strict fixed-window limiter: `limit` requests per window of `windowMs`, the window starting at
- * the first request after the last one ended. Anything over is a 429, which the test counts.
+ * the first request after the last one ended. Anything over is a 429, which the test counts. It
+ * keeps time by mkt's own clock (`now`, the real one moved ahead by each of mkt's sleeps): a batch
+ * sent before the window's reset is refused, and the wait for the reset costs no real time.
  */
-function strictLimiter(limit: number, windowMs: number, style: Style) {
+function strictLimiter(limit: number, windowMs: number, style: Style, now: () => number) {
   let windowEnd = 0;
   let used = 0;
   let refused = 0;
   return {
     refused: () => refused,
     handle(req: import('node:http').IncomingMessage, res: ServerResponse) {
-      const now = Date.now();
-      if (now >= windowEnd) {
+      const at = now();
+      if (at >= windowEnd) {
         // A Unix-time reset has whole seconds: such windows end on one.
-        windowEnd = style === 'X-RateLimit-* with a Unix-time reset' ? Math.ceil((now + windowMs) / 1000) * 1000 : now + windowMs;
+        windowEnd = style === 'X-RateLimit-* with a Unix-time reset' ? Math.ceil((at + windowMs) / 1000) * 1000 : at + windowMs;
         used = 0;
       }
-      const resetSeconds = Math.ceil((windowEnd - now) / 1000);
+      const resetSeconds = Math.ceil((windowEnd - at) / 1000);
       const headers = (remaining: number): Record<string, string> => style === 'RateLimit-*'
         ? { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(resetSeconds) }
         : {
@@ -60,24 +62,28 @@ describe('batched quotes stay within the announced budget', () => {
   it.each<Style>(['RateLimit-*', 'X-RateLimit-*', 'X-RateLimit-* with a Unix-time reset'])(
     '%s: Remaining 0 on the first answer, so the second batch waits for the reset: no 429',
     async (style) => {
-      const limiter = strictLimiter(1, 1000, style);
+      // The real clock moved by mkt's sleeps: the quotes the server stamps are never from the future.
+      const clock = skippingTime();
+      const limiter = strictLimiter(1, 1000, style, clock.now);
       const api = await server((req, res) => limiter.handle(req, res));
-      const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url) });
+      const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('EURUSD');
       expect(run.stdout).toContain('USDJPY');
       expect(limiter.refused()).toBe(0);
-      // No 429 from a limiter on the real clock: the second batch waited for the window's reset.
+      // No 429 from a limiter on mkt's clock: the second batch waited for the window's reset.
       expect(api.requests).toHaveLength(2);
+      expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThan(0);
     },
   );
 
   it('counts down: 2 per window, 5 batches, no 429, and the wait announced on a terminal', async () => {
-    const limiter = strictLimiter(2, 1000, 'RateLimit-*');
+    const clock = skippingTime();
+    const limiter = strictLimiter(2, 1000, 'RateLimit-*', clock.now);
     const api = await server((req, res) => limiter.handle(req, res));
     const symbols = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL', 'MSFT'];
-    const run = await timedCli(['quotes', ...symbols, '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), stderrIsTTY: true });
+    const run = await timedCli(['quotes', ...symbols, '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), stderrIsTTY: true, now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(limiter.refused()).toBe(0);
     expect(api.requests).toHaveLength(5);
@@ -87,9 +93,10 @@ describe('batched quotes stay within the announced budget', () => {
   });
 
   it('--verbose says why it waits', async () => {
-    const limiter = strictLimiter(1, 1000, 'RateLimit-*');
+    const clock = skippingTime();
+    const limiter = strictLimiter(1, 1000, 'RateLimit-*', clock.now);
     const api = await server((req, res) => limiter.handle(req, res));
-    const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--verbose'], { env: quotesEnv(api.url) });
+    const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting \d+ ms for it to reset\n/);
   });

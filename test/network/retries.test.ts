@@ -4,7 +4,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/api/rate-limit-headers.js';
 import { isRetryable, sendRequest } from '../../src/api/request.js';
-import { fakeTime } from '../helpers/fake-time.js';
+import { fakeTime, skippingTime } from '../helpers/fake-time.js';
 import { sendError, sendQuotes, startFaultServer, useServers, type FaultServer } from '../helpers/fault-server.js';
 import { API_KEY, CLIENT_SECRET, quotesEnv, timedCli, TOKEN_RESPONSE } from './util.js';
 
@@ -119,9 +119,15 @@ describe('absurd waits: exit 6 with a date to try again, at once, never an inter
 });
 
 describe('5xx', () => {
+  // The backoff between attempts is slept on a clock that skips it: no real time spent waiting.
+  const skipping = () => {
+    const clock = skippingTime();
+    return { now: clock.now, sleep: clock.sleep };
+  };
+
   it.each([502, 503, 504])('%i twice, then 200: succeeds on the third request', async (status) => {
     const api = await server((req, res, { index }) => index < 2 ? sendError(res, status, 'UNAVAILABLE') : sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('EURUSD');
     expect(api.requests).toHaveLength(3);
@@ -129,7 +135,7 @@ describe('5xx', () => {
 
   it('503 forever: exit 7 after 3 attempts', async () => {
     const api = await server((_req, res) => sendError(res, 503, 'UNAVAILABLE'));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(3);
     expect(run.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable after 3 attempts: fault server says UNAVAILABLE\n/);

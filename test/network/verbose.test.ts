@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { redactBody, redactHeaders } from '../../src/api/redact.js';
 import { DEMO } from '../../src/sandbox/index.js';
 import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
+import { skippingTime } from '../helpers/fake-time.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { API_KEY, CLIENT_SECRET, ISSUED_TOKEN, quotesEnv, timedCli, TOKEN, TOKEN_RESPONSE } from './util.js';
 
@@ -41,8 +42,10 @@ describe('--verbose and MKT_DEBUG=1', () => {
     const api = await server((req, res, { index }) => index === 0
       ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' })
       : sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url) });
+    const clock = skippingTime();
+    const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
+    expect(clock.sleeps).toEqual([1000]);
     expect(run.stderr).toMatch(/< 429 Too Many Requests in \d+ ms/);
     expect(run.stderr).toContain('< retry-after: 1\n');
     expect(run.stderr).toContain('< {"error":{"code":"RATE_LIMITED","message":"fault server says RATE_LIMITED"}}\n');
@@ -135,8 +138,11 @@ describe('announcing waits', () => {
     ['a pipe with --verbose', { stderrIsTTY: false }, ['--verbose'], true],
   ] as const)('on %s: announced %s', async (_name, io, flags, announced) => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url), ...io });
+    // The wait is slept on a clock that skips it.
+    const clock = skippingTime();
+    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url), ...io, now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
+    expect(clock.sleeps).toEqual([1000]);
     if (announced) expect(run.stderr).toContain('rate limited; retrying in 1s (1/2)\n');
     else expect(run.stderr).toBe('');
   });

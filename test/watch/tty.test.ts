@@ -54,7 +54,8 @@ async function startWatch(args: string[], env: Record<string, string> = {}) {
   return { session, exited, ttyRestored };
 }
 
-describe.skipIf(!hasTmux)('the live board on a real terminal (tmux)', () => {
+// The tests run at once, each in a session of its own: most of their time is the watch's 1 s polls.
+describe.skipIf(!hasTmux).concurrent('the live board on a real terminal (tmux)', () => {
   beforeAll(async () => {
     if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) throw new Error('dist/ is not built: run npm run build (npm test does)');
     sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });

@@ -16,7 +16,8 @@ export interface FindProgramOptions {
 export async function findProgram(program: string, env: Env, options: FindProgramOptions = {}): Promise<string> {
   const cwd = options.cwd ?? process.cwd();
   const windows = (options.platform ?? process.platform) === 'win32';
-  const named = `--exec ${JSON.stringify(program.slice(0, 80))}`;
+  // Whole, or cut with an ellipsis that says so when it is too long to be worth repeating.
+  const named = `--exec ${JSON.stringify(program.length > 200 ? `${program.slice(0, 200)}…` : program)}`;
   if (program === '') throw new UsageError('--exec needs a program', 'for example --exec notify-send -- "EURUSD is up"');
   const spaced = /\s/.test(program) ? '; give the program alone, and its arguments after --: --exec notify-send -- "EURUSD is up"' : '';
   const hasPath = program.includes('/') || (windows && program.includes('\\'));

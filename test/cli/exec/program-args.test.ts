@@ -71,6 +71,9 @@ describe('findProgram, before any request', () => {
     ['./plain.sh', /^--exec "\.\/plain\.sh": .*plain\.sh is not executable$/, /chmod \+x/],
     ['plain.sh', /^--exec "plain\.sh": .*plain\.sh is not executable$/, /chmod \+x/],
     ['', /^--exec needs a program$/, /--exec notify-send --/],
+    // A long path whole (it was cut at 80 characters without a word), a very long name cut with an ellipsis.
+    [`./${'d'.repeat(120)}/run.sh`, new RegExp(`^--exec "\\./${'d'.repeat(120)}/run\\.sh": no such file$`), /check the path/],
+    [`./${'e'.repeat(300)}`, new RegExp(`^--exec "\\./${'e'.repeat(198)}…": no such file$`), /check the path/],
   ])('%j is refused: %s', async (program, message, hint) => {
     const dir = bin({ 'plain.sh': 0o644 });
     const error = await refusal(findProgram(program, { PATH: dir }, { cwd: dir }));
