@@ -11,6 +11,11 @@ import { defineConfig } from 'vitest/config';
 
 /** The files that replace a module (vi.mock): each needs modules of its own, so they run isolated. */
 const MOCKING = ['test/cli/client-options.test.ts', 'test/cli/wasm-budget.test.ts'];
+/**
+ * The whole package packed and installed, and a build beside a running mkt: they do not depend on
+ * the Node that runs them, so CI runs them once (.ci/run leaves this project out on Node 22 and 24).
+ */
+const ONCE = ['test/package/install.test.ts', 'test/package/build-swap.test.ts'];
 
 export default defineConfig({
   test: {
@@ -28,8 +33,9 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       // Files share their worker's modules.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKING, isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...MOCKING, ...ONCE], isolate: false } },
       { extends: true, test: { name: 'mocking', include: MOCKING, isolate: true } },
+      { extends: true, test: { name: 'once', include: ONCE, isolate: false } },
     ],
   },
 });
