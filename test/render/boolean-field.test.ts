@@ -1,7 +1,7 @@
 // A field of kind boolean (fields.ts): a JSON boolean in json and ndjson (null when the item has no
 // value), the words true and false in tsv, csv and the table. The resource is made up for the test.
 import { describe, expect, it } from 'vitest';
-import type { FieldSet } from '../../src/render/fields.js';
+import type { Field, FieldSet } from '../../src/render/fields.js';
 import { renderersFor } from '../../src/render/formats.js';
 
 interface Switch {
@@ -9,10 +9,12 @@ interface Switch {
   on: boolean | undefined;
 }
 
+const ON: Field<Switch, 'on'> = { name: 'on', title: 'On', kind: 'boolean', derived: false, align: 'left', read: (item) => (item.on === undefined ? '' : String(item.on)) };
+
 const SWITCHES: FieldSet<Switch, 'id' | 'on'> = {
   fields: {
     id: { name: 'id', title: 'Id', kind: 'text', derived: false, align: 'left', read: (item) => item.id },
-    on: { name: 'on', title: 'On', kind: 'boolean', derived: false, align: 'left', read: (item) => (item.on === undefined ? '' : String(item.on)) },
+    on: ON,
   },
   names: ['id', 'on'],
   sent: ['id', 'on'],
@@ -47,7 +49,7 @@ describe('a boolean field', () => {
   });
 
   it('is a string in JSON when a declaration reads something else for it', async () => {
-    const odd: FieldSet<Switch, 'on'> = { ...SWITCHES, fields: { on: { ...SWITCHES.fields.on, read: () => 'yes' } }, names: ['on'], sent: ['on'], table: ['on'] };
+    const odd: FieldSet<Switch, 'on'> = { ...SWITCHES, fields: { on: { ...ON, read: () => 'yes' } }, names: ['on'], sent: ['on'], table: ['on'] };
     expect(await renderersFor(odd).ndjson.render({ data: [{ id: 'a', on: true }] }, options)).toBe('{"on":"yes"}\n');
   });
 });
