@@ -13,17 +13,17 @@ import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 
-/** `mkt widgets`, a command main knows nothing of: it asks the service and registers no wording. */
+/** `mkt made-up-widgets`, a command main knows nothing of: it asks the service and registers no wording. */
 const registerWidgets: RegisterCommand = (program, deps) => {
-  program.command('widgets').action(async () => {
+  program.command('made-up-widgets').action(async () => {
     const client = createClient({ baseUrl: deps.env.MKT_BASE_URL!, accessToken: deps.env.MKT_TOKEN, organizationId: deps.env.MKT_ORG, retries: 0 });
     await client.getQuotes({ symbols: ['EURUSD'] });
   });
 };
 
-/** `mkt gadgets [--org]`, a new data command that words its refusals with credentialsExplainer alone. */
+/** `mkt made-up-gadgets [--org]`, a new data command that words its refusals with credentialsExplainer alone. */
 const registerGadgets: RegisterCommand = (program, deps, state) => {
-  program.command('gadgets').option('--org <org_id>').action(async (options: { org?: string }) => {
+  program.command('made-up-gadgets').option('--org <org_id>').action(async (options: { org?: string }) => {
     state.explain = credentialsExplainer(deps, options);
     const client = createClient({ baseUrl: deps.env.MKT_BASE_URL!, accessToken: deps.env.MKT_TOKEN, organizationId: options.org ?? deps.env.MKT_ORG, retries: 0 });
     await client.getQuotes({ symbols: ['EURUSD'] });
@@ -57,7 +57,7 @@ describe('a command without its own wording gets the generic one, never quotes\'
     const server = await servers.start((_req, res) => sendError(res, status, code));
     const fill = (text: string) => text.replaceAll('{url}', server.url);
 
-    const own = await run(['widgets'], `${server.url}${suffix}`);
+    const own = await run(['made-up-widgets'], `${server.url}${suffix}`);
     expect(own.code).toBe(exitCode);
     expect(own.stdout).toBe('');
     expect(own.stderr).toBe(fill(generic));
@@ -78,7 +78,7 @@ describe('credentialsExplainer words any data command\'s refusals in the CLI\'s 
     [403, 'FORBIDDEN', [], 'hint: the token lacks the market.read scope or access to org_demo (from MKT_ORG): check MKT_ORG, or log in with a key that has both\n'],
   ])('%i with %j', async (status, code, flags, hint) => {
     const server = await servers.start((_req, res) => sendError(res, status, code));
-    const result = await run(['gadgets', ...flags], server.url);
+    const result = await run(['made-up-gadgets', ...flags], server.url);
     expect(result.stderr).toMatch(new RegExp(`^error: [^\\n]*\\(${status} ${code}\\)[^\\n]*\\n`));
     expect(result.stderr.slice(result.stderr.indexOf('\n') + 1)).toBe(hint);
     expect(result.stderr).not.toContain('organizationId');
