@@ -1,7 +1,7 @@
 // What a program passes to createClient and its calls, checked where it is passed: a mistake is an
 // OptionsError naming the option (`error.option`), before any connection, rather than a TypeError
 // from deep inside or a request that can only fail. Secrets are checked but never quoted. Each
-// operation checks its own input with these (auth.ts, quotes.ts).
+// operation checks its own input with these (auth.ts, quotes.ts): a list input with checkList.
 import { OptionsError, type OptionsErrorInit } from './errors.js';
 import type { ClientOptions } from './options.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../shared/limits.js';
@@ -119,28 +119,54 @@ export function checkCredentials(accessToken: unknown, organizationId: unknown, 
   }
 }
 
+/** What a list input holds, for checkList and its messages. */
+export interface ListItems {
+  /** One item, in messages: `symbol`, `venue`. Its plural adds an s. */
+  noun: string;
+  /** What each item must match. */
+  pattern: RegExp;
+  /** The pattern in words, after "a symbol is": `1 to 32 visible ASCII characters`. */
+  rule: string;
+  /** An item for the example in a message: `EURUSD`. */
+  example: string;
+  /** The hint for a bad item; `a <noun> is <rule>` when not given. */
+  hint?: string;
+}
+
 /**
- * A call's symbols: an array of at least one, each 1 to 32 visible ASCII characters; `operation`
- * names the call. Every slot counts: a sparse array's holes are symbols that are not there.
+ * A call's list input `option` (its symbols, its venues): an array of at least one item, each a
+ * string matching `items.pattern`; `operation` names the call. Every slot counts: a sparse array's
+ * holes are items that are not there. Check an optional list only when it is given.
  */
-export function checkSymbols(operation: string, symbols: unknown): void {
-  const option = 'symbols';
-  if (!Array.isArray(symbols) || symbols.length === 0) {
-    throw invalid(`${operation} needs symbols: an array of at least one symbol, e.g. ["EURUSD"]`, { option, operation, expected: 'an array of at least one symbol' });
-  }
-  // A for loop, not filter(): filter skips holes, and `new Array(3)` would pass as no symbols at all.
-  const bad: string[] = [];
-  for (let index = 0; index < symbols.length; index++) {
-    const symbol: unknown = symbols[index];
-    if (!(index in symbols)) bad.push(`an empty slot (at ${index})`);
-    else if (typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol)) bad.push(shown(symbol));
-  }
-  if (bad.length > 0) {
-    throw invalid(`invalid symbol${bad.length > 1 ? 's' : ''} in symbols: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`, {
-      option, operation, expected: 'symbols of 1 to 32 visible ASCII characters',
-      hint: 'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces',
+export function checkList(operation: string, option: string, values: unknown, items: ListItems): void {
+  const { noun } = items;
+  if (!Array.isArray(values) || values.length === 0) {
+    throw invalid(`${operation} needs ${option}: an array of at least one ${noun}, e.g. [${JSON.stringify(items.example)}]`, {
+      option, operation, expected: `an array of at least one ${noun}`,
     });
   }
+  // A for loop, not filter(): filter skips holes, and `new Array(3)` would pass as no items at all.
+  const bad: string[] = [];
+  for (let index = 0; index < values.length; index++) {
+    const value: unknown = values[index];
+    if (!(index in values)) bad.push(`an empty slot (at ${index})`);
+    else if (typeof value !== 'string' || !items.pattern.test(value)) bad.push(shown(value));
+  }
+  if (bad.length > 0) {
+    throw invalid(`invalid ${noun}${bad.length > 1 ? 's' : ''} in ${option}: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`, {
+      option, operation, expected: `${noun}s of ${items.rule}`, hint: items.hint ?? `a ${noun} is ${items.rule}`,
+    });
+  }
+}
+
+const SYMBOLS: ListItems = {
+  noun: 'symbol', pattern: SYMBOL_PATTERN, rule: '1 to 32 visible ASCII characters', example: 'EURUSD',
+  hint: 'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces',
+};
+
+/** A call's symbols: an array of at least one, each 1 to 32 visible ASCII characters; `operation` names the call. */
+export function checkSymbols(operation: string, symbols: unknown): void {
+  checkList(operation, 'symbols', symbols, SYMBOLS);
 }
 
 /** What `value` is, for a message that cannot quote it: `a string`, `an object`, `null`. */

@@ -3,8 +3,9 @@
 // JSON, parse with exact numbers, and hand the value to the operation's validator. An operation
 // with a bearer token has its 401 answered once, by a new token from the client's token source.
 // Every secret the call holds is scrubbed by value from its debug lines and its errors, whatever
-// the server echoed back. A new endpoint is its URL (endpoint()), its headers and body, its hints,
-// its secrets, and that validator: nothing here knows any endpoint's path.
+// the server echoed back. A new endpoint is its URL (endpoint(), with its query), its operation
+// name, its bearer (bearer.ts), its hints and that validator (read-items.ts reads `{data: [...]}`);
+// a GET with no headers of its own needs nothing else. Nothing here knows any endpoint's path.
 import type { Bearer } from './bearer.js';
 import { AuthError } from './errors.js';
 import { readJson, errorFromResponse, type EndpointHints } from './response.js';
@@ -16,22 +17,37 @@ import type { RateLimitInfo } from './types.js';
 
 export type { EndpointHints };
 
-/** The request (method, URL, headers, body, whether it may be retried, its pacer), and: */
-export interface EndpointCall<T> extends HttpRequest {
+/**
+ * The request and how its answer is read. What most endpoints leave out has a default: `method`
+ * GET, `headers` none of the endpoint's own, `idempotent` true for a GET (retried on 429, 502, 503,
+ * 504 and connection failures), `secrets` the bearer's tokens. A bearer call passes `url`,
+ * `operation`, `bearer`, `expected`, `read` and `hints`; a call with a body (auth.ts) passes the
+ * method, headers, body and its own secrets too.
+ */
+export interface EndpointCall<T> extends Omit<HttpRequest, 'method' | 'headers' | 'idempotent'> {
+  /** Default GET. */
+  method?: HttpRequest['method'];
+  /** The endpoint's own headers (a content type); the bearer's are added to them. Default none. */
+  headers?: Record<string, string>;
+  /** Default: true for a GET, false otherwise. */
+  idempotent?: boolean;
   /** What a 2xx body should hold, for messages: "a token response". */
   expected: string;
   /** Checks the parsed body (numbers as JsonNumber) and makes the result. */
   read(json: unknown, response: HttpResponse): T;
   /**
-   * The token, API key or client secret sent: never shown, whatever the server echoes. A list the
-   * call's bearer adds to as a token source hands out new tokens.
+   * The API key or client secret sent: never shown, whatever the server echoes. Default: the
+   * bearer's tokens, a list that grows as a token source hands out new ones.
    */
-  secrets: readonly string[];
+  secrets?: readonly string[];
   /** What its errors' hints say: the endpoint's own words, its scope, its inputs. */
   hints: EndpointHints;
   /** For an operation that sends a bearer token: the Authorization and X-Organization-Id of each send. */
   bearer?: Bearer;
 }
+
+/** An EndpointCall with its defaults filled in. */
+type SentCall<T> = EndpointCall<T> & HttpRequest & { secrets: readonly string[] };
 
 export interface EndpointResult<T> {
   value: T;
@@ -39,8 +55,11 @@ export interface EndpointResult<T> {
   rateLimit: RateLimitInfo | undefined;
 }
 
-export async function callEndpoint<T>(transport: Transport, call: EndpointCall<T>): Promise<EndpointResult<T>> {
-  const { secrets, bearer } = call;
+export async function callEndpoint<T>(transport: Transport, given: EndpointCall<T>): Promise<EndpointResult<T>> {
+  const method = given.method ?? 'GET';
+  const { bearer } = given;
+  const secrets = given.secrets ?? bearer?.secrets ?? [];
+  const call: SentCall<T> = { ...given, method, headers: given.headers ?? {}, idempotent: given.idempotent ?? method === 'GET', secrets };
   const { onDebug } = transport;
   const options = onDebug === undefined ? transport : { ...transport, onDebug: (line: string) => onDebug(redactSecrets(stripControl(line), secrets)) };
   let attempts = 0;
@@ -70,7 +89,7 @@ export async function callEndpoint<T>(transport: Transport, call: EndpointCall<T
   }
 }
 
-async function sendOnce<T>(options: Transport, call: EndpointCall<T>): Promise<EndpointResult<T>> {
+async function sendOnce<T>(options: Transport, call: SentCall<T>): Promise<EndpointResult<T>> {
   const response = await sendRequest(options, call);
   if (response.status < 200 || response.status >= 300) {
     const scrubbed = { ...response, text: redactSecrets(response.text, call.secrets) };
@@ -80,11 +99,28 @@ async function sendOnce<T>(options: Transport, call: EndpointCall<T>): Promise<E
   return { value: call.read(json, response), attempts: response.attempts, rateLimit: response.rateLimit };
 }
 
-/** The base URL joined with an absolute path, keeping any path prefix of the base. */
-export function endpoint(baseUrl: string, path: string): URL {
+/** A query's parameters: a list is sent comma-separated, each item percent-encoded; undefined is left out. */
+export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** The base URL joined with an absolute path, keeping any path prefix of the base; with `query`, its parameters in order. */
+export function endpoint(baseUrl: string, path: string, query?: Query): URL {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  return new URL(`${base.origin}${prefix}${path}`);
+  const url = new URL(`${base.origin}${prefix}${path}`);
+  return query === undefined ? url : withQuery(url, query);
+}
+
+/** `url` with its query set to `query`'s parameters (endpoint() says how). */
+export function withQuery(url: URL, query: Query): URL {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const text = typeof value === 'string' ? encodeURIComponent(value) : value.map(encodeURIComponent).join(',');
+    parts.push(`${encodeURIComponent(name)}=${text}`);
+  }
+  const next = new URL(url);
+  next.search = parts.join('&');
+  return next;
 }
 
 /**

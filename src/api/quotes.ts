@@ -4,8 +4,8 @@
 import { runBatches, uniqueInAnyCase } from './batches.js';
 import { requireBearer } from './bearer.js';
 import { checkNumber, checkSymbols, invalid, shown } from './check-options.js';
-import { bearerHints, callEndpoint, endpoint, type EndpointCall } from './endpoint.js';
-import { AbortError, InvalidRequestError } from './errors.js';
+import { bearerHints, callEndpoint, endpoint, withQuery, type EndpointCall } from './endpoint.js';
+import { InvalidRequestError } from './errors.js';
 import { mergeBatches, type BatchResult } from './merge-quotes.js';
 import type { ClientOptions } from './options.js';
 import { createPacer } from './pacer.js';
@@ -40,11 +40,8 @@ const OPERATION = 'getQuotes';
 /** Client.getQuotes: the checks, the token, then the batches. */
 export async function getQuotes(options: ClientOptions & Transport, input: GetQuotesInput): Promise<QuotesResult> {
   const url = endpoint(options.baseUrl, '/v1/market/quotes');
-  const secrets: string[] = [];
-  const pending = requireBearer(options, input, { operation: OPERATION, method: 'GET', url: url.href, secrets });
+  const pending = requireBearer(options, input, { operation: OPERATION, url });
   checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
-  // An aborted signal sends nothing, not even to the token source.
-  if (options.signal?.aborted) throw new AbortError();
   const bearer = await pending.open();
 
   const symbols = uniqueInAnyCase(input.symbols);
@@ -55,7 +52,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
   const shared = { ...options, signal: controller.signal, waitBudget, progress };
   const pacer = createPacer(shared, { method: 'GET', url: url.href, operation: OPERATION, lessWork: 'ask for fewer symbols per call' });
   const call: Omit<EndpointCall<Quote[]>, 'url'> = {
-    method: 'GET', operation: OPERATION, headers: {}, idempotent: true, pacer, bearer, secrets,
+    operation: OPERATION, pacer, bearer,
     expected: 'a JSON object with a data array of quotes',
     read: (json, response) => parseQuotes(json, response.url),
     // Ten thousand quotes are no debug line; an error's body still is.
@@ -76,7 +73,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     // Left unset, the batch size shrinks to what the service says it takes.
     resize: input.batchSize === undefined ? smallerBatch : undefined,
     onResize: (size, count) => options.onDebug?.(`* the service takes at most ${size} symbols per request: ${count} requests`),
-    send: (batch) => fetchBatch(shared, { ...call, url: batchUrl(url, batch, input.venue) }),
+    send: (batch) => fetchBatch(shared, { ...call, url: withQuery(url, { symbols: batch, venue: input.venue }) }),
     onDone: input.onProgress,
   });
   return mergeBatches(symbols, results);
@@ -92,12 +89,6 @@ function checkQuotesInput(input: { symbols?: unknown; venue?: unknown; batchSize
   if (input.onProgress !== undefined && typeof input.onProgress !== 'function') {
     throw invalid('onProgress must be a function', { option: 'onProgress', operation: OPERATION, expected: 'a function' });
   }
-}
-
-function batchUrl(base: URL, symbols: readonly string[], venue: string | undefined): URL {
-  const url = new URL(base);
-  url.search = `symbols=${symbols.map(encodeURIComponent).join(',')}${venue ? `&venue=${encodeURIComponent(venue)}` : ''}`;
-  return url;
 }
 
 async function fetchBatch(transport: Transport, call: EndpointCall<Quote[]>): Promise<BatchResult> {

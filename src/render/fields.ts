@@ -9,11 +9,16 @@
 import type { CheckModel } from './checks/check-model.js';
 
 /**
- * text: service text (a symbol); price: a decimal, as sent (a JSON number, aligned on its point in
- * the table); decimal: a decimal an item may lack (a value with no quote), read as '' then and
- * written as null in JSON, an empty cell elsewhere; time: a timestamp or an age.
+ * What a field's value is, which decides how each format writes it (read() always gives text):
+ * - text: service text (a symbol, a name): a JSON string; printable in tsv, csv and the table.
+ * - price: a decimal, as sent: a JSON number with every digit; aligned on its point in the table.
+ * - decimal: a decimal an item may lack (a value with no quote), read as '' then: a JSON number, or
+ *   null; an empty cell elsewhere.
+ * - time: a timestamp or an age: a JSON string.
+ * - boolean: read as 'true' or 'false': a JSON boolean; the words true and false in tsv, csv and the
+ *   table ('' is null in JSON, an empty cell elsewhere).
  */
-type FieldKind = 'text' | 'price' | 'decimal' | 'time';
+type FieldKind = 'text' | 'price' | 'decimal' | 'time' | 'boolean';
 
 export interface Field<T, N extends string = string> {
   name: N;

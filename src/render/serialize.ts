@@ -12,10 +12,14 @@ const q = (text: string) => (PLAIN.test(text) ? `"${text}"` : safeJson(text));
 /** A JSON number, as RFC 8259 spells one. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
-/** A field's value in JSON: a price as the number the service sent, a decimal as its number (or null), anything else a string. */
+/**
+ * A field's value in JSON, by its kind (fields.ts): a price as the number the service sent, a
+ * decimal as its number (or null), a boolean as true or false (or null), anything else a string.
+ */
 function jsonValue<T>(field: Field<T>, item: T, now: number): string {
   const value = field.read(item, now);
   if (field.kind === 'decimal') return value === '' ? 'null' : value;
+  if (field.kind === 'boolean' && (value === 'true' || value === 'false' || value === '')) return value === '' ? 'null' : value;
   return field.kind === 'price' ? value : q(value);
 }
 

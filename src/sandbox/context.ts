@@ -12,7 +12,7 @@ export interface SandboxContext {
   now: () => number;
   principals: PrincipalRegistry;
   tokens: TokenStore;
-  /** Quotes requests per (client, organization). */
+  /** Market data requests (every /v1/market route) per (client, organization). */
   limiter: RateLimiter;
   /** Tokens issued per client. */
   tokenLimiter: RateLimiter;

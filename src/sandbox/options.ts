@@ -4,11 +4,11 @@ import { SandboxConfigError } from './config-error.js';
 import { BUILT_IN_CLIENTS, validateClients, type SandboxClient } from './principals.js';
 
 export interface SandboxLimits {
-  /** Quotes requests per (client, organization) and minute (default 60; approved clients get twice this). */
+  /** Market data requests (every /v1/market route) per (client, organization) and minute (default 60; approved clients get twice this). */
   perMinute?: number;
-  /** Quotes requests per (client, organization) and hour (default 5000). */
+  /** Market data requests per (client, organization) and hour (default 5000). */
   perHour?: number;
-  /** Quotes requests per (client, organization) and day (default 10000). */
+  /** Market data requests per (client, organization) and day (default 10000). */
   perDay?: number;
   /** Tokens issued per client and minute, by both auth endpoints together (default 600). */
   tokensPerMinute?: number;
@@ -39,7 +39,7 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Most distinct symbols in one quotes request (default 100). */
   maxSymbols?: number;
-  /** Rate limits: quotes per (client, organization), 60 / 5000 / 10000; tokens per client, 600 a minute. */
+  /** Rate limits: market data requests per (client, organization), 60 / 5000 / 10000; tokens per client, 600 a minute. */
   limits?: SandboxLimits;
   /** Added to the built-in `demo` and `noscope` clients. */
   clients?: SandboxClient[];

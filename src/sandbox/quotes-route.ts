@@ -4,31 +4,25 @@
 import { Reject } from './errors.js';
 import type { Route } from './exchange.js';
 import { counted, requireGrant } from './grant.js';
+import { trimSpaces } from './list-query.js';
 import { sendOk } from './responses.js';
-import { parseSymbolsQuery, trimSpaces } from './symbols-query.js';
+import { parseSymbolsQuery } from './symbols-query.js';
 
 const VENUE_PATTERN = /^[A-Z0-9]{1,16}$/;
 
-type Query = { symbols: string[]; venue: string | undefined } | { error: string };
-
 /** symbols (symbols-query.ts) and venue, a venue code. */
-function parseQuery(query: string, maxSymbols: number): Query {
-  const parsed = parseSymbolsQuery(query, maxSymbols, ['venue']);
-  if ('error' in parsed) return parsed;
-  let venue: string | undefined;
-  const venueParam = parsed.params.venue;
-  if (venueParam !== undefined) {
-    venue = trimSpaces(venueParam).toUpperCase();
-    if (!VENUE_PATTERN.test(venue)) return { error: 'venue must be a venue code of 1 to 16 letters or digits, e.g. XNAS' };
-  }
-  return { symbols: parsed.symbols, venue };
+function parseQuery(query: string, maxSymbols: number): { symbols: string[]; venue: string | undefined } {
+  const { symbols, params } = parseSymbolsQuery(query, maxSymbols, ['venue']);
+  if (params.venue === undefined) return { symbols, venue: undefined };
+  const venue = trimSpaces(params.venue).toUpperCase();
+  if (!VENUE_PATTERN.test(venue)) throw new Reject('INVALID_REQUEST', 'venue must be a venue code of 1 to 16 letters or digits, e.g. XNAS');
+  return { symbols, venue };
 }
 
 export const handleQuotes: Route = (ctx, ex) => {
   const grant = requireGrant(ctx, ex, 'market.read');
   counted(grant.headers, () => {
     const parsed = parseQuery(ex.query, ctx.options.maxSymbols);
-    if ('error' in parsed) throw new Reject('INVALID_REQUEST', parsed.error);
     const { catalogue, book } = ctx;
     let body = '{"data":[';
     let first = true;

@@ -1,12 +1,9 @@
-// The query of a data route that takes a list of symbols: `symbols` (required, comma-separated,
-// upper-cased, each once, at most maxSymbols) and the optional parameters the route allows, each at
-// most once; any other parameter is refused. The route checks its optional ones' values itself.
+// The query of a data route that takes symbols (quotes): `symbols` (required, at most maxSymbols),
+// and the optional parameters the route allows, read by parseListQuery (list-query.ts).
 import { MAX_SYMBOL_LENGTH } from '../shared/patterns.js';
-import { quoteName } from './request-body.js';
+import { parseListQuery } from './list-query.js';
 
 export { MAX_SYMBOL_LENGTH };
-
-export type SymbolsQuery<O extends string> = { symbols: string[]; params: Partial<Record<O, string>> } | { error: string };
 
 /** A symbol is 1 to 32 visible ASCII characters; the reason it is not, or undefined. */
 function symbolProblem(symbol: string, position: number): string | undefined {
@@ -19,47 +16,10 @@ function symbolProblem(symbol: string, position: number): string | undefined {
   return undefined;
 }
 
-/** Trims spaces only: a control character anywhere, tab or newline included, is an error. */
-export function trimSpaces(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && text.charCodeAt(start) === 0x20) start++;
-  while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-/** `symbols` and the `optional` parameters of `query`, or the first problem, as a 400 says it. */
-export function parseSymbolsQuery<O extends string = never>(query: string, maxSymbols: number, optional: readonly O[] = []): SymbolsQuery<O> {
-  let symbolsParam: string | undefined;
-  const params: Partial<Record<O, string>> = {};
-  for (const [name, value] of new URLSearchParams(query)) {
-    if (name === 'symbols') {
-      if (symbolsParam !== undefined) return { error: 'symbols is given more than once' };
-      symbolsParam = value;
-    } else if ((optional as readonly string[]).includes(name)) {
-      if (params[name as O] !== undefined) return { error: `${name} is given more than once` };
-      params[name as O] = value;
-    } else {
-      return { error: `unknown query parameter ${quoteName(name)}; allowed: ${['symbols', ...optional].join(', ')}` };
-    }
-  }
-  if (symbolsParam === undefined) return { error: 'symbols is required' };
-  const symbols: string[] = [];
-  const seen = new Set<string>();
-  let position = 0;
-  for (const part of symbolsParam.split(',')) {
-    position++;
-    const symbol = trimSpaces(part);
-    if (symbol === '') continue;
-    const problem = symbolProblem(symbol, position);
-    if (problem !== undefined) return { error: problem };
-    const upper = symbol.toUpperCase();
-    if (seen.has(upper)) continue;
-    seen.add(upper);
-    if (symbols.push(upper) > maxSymbols) {
-      return { error: `too many symbols: at most ${maxSymbols} distinct symbols per request` };
-    }
-  }
-  if (symbols.length === 0) return { error: 'symbols is required: give at least one symbol, e.g. symbols=EURUSD,AAPL' };
-  return { symbols, params };
+/** `symbols` and the `optional` parameters of `query`; a Reject (400) for the first problem. */
+export function parseSymbolsQuery<O extends string = never>(query: string, maxSymbols: number, optional: readonly O[] = []): { symbols: string[]; params: Partial<Record<O, string>> } {
+  const { items, params } = parseListQuery(query, {
+    name: 'symbols', required: true, maxItems: maxSymbols, noun: 'symbol', example: 'EURUSD,AAPL', item: symbolProblem, optional,
+  });
+  return { symbols: items, params };
 }

@@ -3,10 +3,15 @@
 // and compared field by field (name, optionality, and the type where it is a plain value). Names are
 // compared after the library's camelCase renaming. Every difference that remains must be one listed
 // below, with the reason it is deliberate; a new one, or a listed one that went away, fails the test.
+// The data operations' pairs are read from the document: for `getX`, the library's GetXInput against
+// its parameters, XResult against its 200 body, and its item type against the schema of `data`'s
+// items, by the same name; what every data operation differs in is said once (DATA_DELIBERATE).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { ROOT } from '../helpers/bin.js';
 
 /** What the library has and what the document has, compared by the name the library uses. */
@@ -22,27 +27,80 @@ interface Pair {
 const PRICE = 'a decimal string keeps every digit the service sent (227.10, 1.08505), which a JavaScript number cannot';
 const ANY_SERVICE = 'the library reads any Market Data Service, not only the sandbox the document describes: RFC 6749 section 5.1 makes expires_in RECOMMENDED and scope OPTIONAL, and the service\'s specification does not show the token lifetime, so the library takes a response without them; the sandbox always sends both';
 
-const PAIRS: Record<string, Pair> = {
-  'a quote': {
-    library: 'mkt.Quote',
-    document: 'components["schemas"]["Quote"]',
-    deliberate: {
-      'bid: string in the library, number in the document': PRICE,
-      'ask: string in the library, number in the document': PRICE,
-      'mid: string in the library, number in the document': PRICE,
+/** What every data operation's pairs differ in, by the kind of pair: a pattern of the difference and its reason. */
+const DATA_DELIBERATE: Record<'input' | 'result' | 'item', Array<[RegExp, string]>> = {
+  input: [
+    [/^organizationId: optional in the library, required in the document$/, 'it may be given once, to createClient'],
+    [/^accessToken: only in the library$/, 'the Authorization header, a security scheme in the document rather than a parameter'],
+    [/^\w+: string\[\] in the library, string in the document$/, 'a list in the library, joined with commas into the query'],
+  ],
+  result: [
+    [/^attempts: only in the library$/, 'the client counts its retries'],
+    [/^rateLimit: only in the library$/, 'read from the RateLimit-* headers, not the body'],
+  ],
+  item: [[/^\w+: string in the library, number in the document$/, PRICE]],
+};
+
+/** What a data operation's pairs differ in beyond DATA_DELIBERATE, by operationId and kind. */
+const DATA_EXTRAS: Record<string, Partial<Record<'input' | 'result' | 'item', Record<string, string>>>> = {
+  getQuotes: {
+    input: {
+      'batchSize: only in the library': 'how the client splits a long list; not on the wire',
+      'concurrency: only in the library': 'how many batches the client sends at once; not on the wire',
+      'onProgress: only in the library': 'a callback of the client; not on the wire',
     },
-  },
-  'the quotes result': {
-    library: 'mkt.QuotesResult',
-    document: 'components["schemas"]["QuotesResponse"]',
-    deliberate: {
+    result: {
       'missing: only in the library': 'the client works out which symbols the service left out',
       'requests: only in the library': 'the client counts the batches it sent',
       'unasked: only in the library': 'the client leaves out quotes for symbols it did not ask for, and names them',
-      'attempts: only in the library': 'the client counts its retries',
-      'rateLimit: only in the library': 'read from the RateLimit-* headers, not the body',
     },
   },
+};
+
+interface DataPair extends Pair {
+  kind: 'input' | 'result' | 'item';
+}
+
+interface OperationObject {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ in?: string; $ref?: string }>;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+
+interface OpenApi {
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, { properties?: Record<string, { items?: { $ref?: string } }> }>; parameters: Record<string, { in: string }> };
+}
+
+const OPENAPI = YAML.parse(readFileSync(new URL('../../docs/openapi.yaml', import.meta.url), 'utf8')) as OpenApi;
+const refName = (ref: string | undefined) => ref?.split('/').pop();
+
+/** The three pairs of each data operation (one a bearer token opens), read from the document. */
+function dataPairs(): Record<string, DataPair> {
+  const pairs: Record<string, DataPair> = {};
+  for (const operation of Object.values(OPENAPI.paths).flatMap((item) => Object.values(item))) {
+    if (!operation.security?.some((scheme) => 'clientCredentials' in scheme)) continue;
+    const id = operation.operationId;
+    const resource = id.replace(/^get/, '');
+    const extras = DATA_EXTRAS[id] ?? {};
+    const places = [...new Set((operation.parameters ?? []).map((parameter) => parameter.in ?? OPENAPI.components.parameters[refName(parameter.$ref)!]!.in))];
+    pairs[`${id}() and its request`] = {
+      kind: 'input', library: `mkt.Get${resource}Input`, renames: { 'X-Organization-Id': 'organizationId' },
+      document: places.map((place) => `operations["${id}"]["parameters"]["${place}"]`).join(' & '), deliberate: extras.input ?? {},
+    };
+    const body = refName(operation.responses['200']?.content?.['application/json']?.schema?.$ref);
+    if (body === undefined) throw new Error(`${id}: its 200 is not a schema of components`);
+    pairs[`${id}'s result`] = { kind: 'result', library: `mkt.${resource}Result`, document: `components["schemas"]["${body}"]`, deliberate: extras.result ?? {} };
+    const item = refName(OPENAPI.components.schemas[body]?.properties?.data?.items?.$ref);
+    if (item === undefined) throw new Error(`${id}: its 200's data is not a list of a schema of components`);
+    pairs[`${id}'s item`] = { kind: 'item', library: `mkt.${item}`, document: `components["schemas"]["${item}"]`, deliberate: extras.item ?? {} };
+  }
+  return pairs;
+}
+
+const PAIRS: Record<string, Pair | DataPair> = {
+  ...dataPairs(),
   'the client-credentials token': {
     library: 'mkt.TokenResponse',
     document: 'components["schemas"]["Token"]',
@@ -74,19 +132,6 @@ const PAIRS: Record<string, Pair> = {
     library: 'Parameters<mkt.Client["cliLogin"]>[0]',
     document: 'components["schemas"]["CliLoginRequest"]',
     deliberate: {},
-  },
-  'getQuotes() and the quotes request': {
-    library: 'mkt.GetQuotesInput',
-    document: 'operations["getQuotes"]["parameters"]["query"] & operations["getQuotes"]["parameters"]["header"]',
-    renames: { 'X-Organization-Id': 'organizationId' },
-    deliberate: {
-      'symbols: string[] in the library, string in the document': 'a list in the library, joined with commas into the query',
-      'organizationId: optional in the library, required in the document': 'it may be given once, to createClient',
-      'accessToken: only in the library': 'the Authorization header, a security scheme in the document rather than a parameter',
-      'batchSize: only in the library': 'how the client splits a long list; not on the wire',
-      'concurrency: only in the library': 'how many batches the client sends at once; not on the wire',
-      'onProgress: only in the library': 'a callback of the client; not on the wire',
-    },
   },
 };
 
@@ -165,13 +210,22 @@ describe('the library\'s public types agree with docs/openapi.yaml, field by fie
     const document = fieldsOf(`Document${index}`, pair.renames);
     expect(library.size).toBeGreaterThan(0);
     expect(document.size).toBeGreaterThan(0);
-    expect(differences(library, document).sort()).toEqual(Object.keys(pair.deliberate).sort());
+    const generic = 'kind' in pair ? DATA_DELIBERATE[pair.kind] : [];
+    const found = differences(library, document).filter((difference) => !generic.some(([pattern]) => pattern.test(difference)));
+    expect(found.sort()).toEqual(Object.keys(pair.deliberate).sort());
   });
 
-  it('reads the fields it compares: the document\'s token_type is "Bearer", its quote\'s bid a number', () => {
-    const token = fieldsOf(`Document${Object.keys(PAIRS).indexOf('the client-credentials token')}`);
+  it('reads the fields it compares: the document\'s token_type is "Bearer", its quote\'s bid a number, getQuotes\' symbols a string', () => {
+    const document = (name: string) => fieldsOf(`Document${Object.keys(PAIRS).indexOf(name)}`, PAIRS[name]!.renames);
+    const token = document('the client-credentials token');
     expect(token.get('tokenType')).toEqual({ optional: false, type: '"Bearer"' });
     expect(token.get('expiresIn')).toEqual({ optional: false, type: 'number' });
-    expect(fieldsOf('Document0').get('bid')).toEqual({ optional: false, type: 'number' });
+    expect(document('getQuotes\'s item').get('bid')).toEqual({ optional: false, type: 'number' });
+    expect(document('getQuotes() and its request').get('symbols')).toEqual({ optional: false, type: 'string' });
+    expect(document('getQuotes() and its request').get('organizationId')).toEqual({ optional: false, type: 'string' });
+  });
+
+  it('finds a pair for each data operation of the document, getQuotes among them', () => {
+    expect(Object.keys(PAIRS)).toEqual(expect.arrayContaining(['getQuotes() and its request', 'getQuotes\'s result', 'getQuotes\'s item']));
   });
 });

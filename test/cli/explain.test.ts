@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, OptionsError, RateLimitError, ServerError } from '../../src/api/index.js';
 import { explainError } from '../../src/cli/explain.js';
+import { credentialsExplainer } from '../../src/cli/hints/credentials.js';
 import { main } from '../../src/cli/main.js';
 import { COMMANDS, type RegisterCommand } from '../../src/cli/program.js';
 import { createTestDeps } from '../helpers/cli.js';
@@ -12,17 +13,26 @@ import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
 
-/** `mkt widgets`, a command main knows nothing of: it asks the service and registers no wording. */
+/** `mkt made-up-widgets`, a command main knows nothing of: it asks the service and registers no wording. */
 const registerWidgets: RegisterCommand = (program, deps) => {
-  program.command('widgets').action(async () => {
+  program.command('made-up-widgets').action(async () => {
     const client = createClient({ baseUrl: deps.env.MKT_BASE_URL!, accessToken: deps.env.MKT_TOKEN, organizationId: deps.env.MKT_ORG, retries: 0 });
+    await client.getQuotes({ symbols: ['EURUSD'] });
+  });
+};
+
+/** `mkt made-up-gadgets [--org]`, a new data command that words its refusals with credentialsExplainer alone. */
+const registerGadgets: RegisterCommand = (program, deps, state) => {
+  program.command('made-up-gadgets').option('--org <org_id>').action(async (options: { org?: string }) => {
+    state.explain = credentialsExplainer(deps, options);
+    const client = createClient({ baseUrl: deps.env.MKT_BASE_URL!, accessToken: deps.env.MKT_TOKEN, organizationId: options.org ?? deps.env.MKT_ORG, retries: 0 });
     await client.getQuotes({ symbols: ['EURUSD'] });
   });
 };
 
 async function run(argv: string[], baseUrl: string, env: Record<string, string> = { MKT_TOKEN: 'tok_garbage' }) {
   const test = createTestDeps({ env: { MKT_BASE_URL: baseUrl, MKT_ORG: 'org_demo', MKT_RETRIES: '0', ...env } });
-  const code = await main(argv, test.deps, [...COMMANDS, registerWidgets]);
+  const code = await main(argv, test.deps, [...COMMANDS, registerWidgets, registerGadgets]);
   return { code, stdout: test.stdout(), stderr: test.stderr() };
 }
 
@@ -33,10 +43,10 @@ describe('a command without its own wording gets the generic one, never quotes\'
       'hint: MKT_TOKEN is set, and overrides any stored token'],
     [403, 'FORBIDDEN', '', 5,
       'error: forbidden (403 FORBIDDEN): fault server says FORBIDDEN\nhint: the token lacks the market.read scope or access to org_demo; check organizationId, or get a token from a key that has them\n',
-      'hint: the token lacks the market.read scope or access to org_demo (from MKT_ORG): check --org, or log in with a key that has both'],
+      'hint: the token lacks the market.read scope or access to org_demo (from MKT_ORG): check MKT_ORG, or log in with a key that has both'],
     [400, 'INVALID_REQUEST', '', 2,
       'error: the service rejected the request (400 INVALID_REQUEST): fault server says INVALID_REQUEST\nhint: check the symbols, the venue and the organizationId\n',
-      'hint: check the symbols, the venue and the organization (--org)'],
+      'hint: check the symbols and the venue, and the organization org_demo (from MKT_ORG)'],
     [414, 'URI_TOO_LONG', '', 1,
       'error: GET {url}/v1/market/quotes failed with 414: fault server says URI_TOO_LONG\n',
       'hint: the request was too long for the service: use a smaller --batch-size (the default is 100)'],
@@ -47,7 +57,7 @@ describe('a command without its own wording gets the generic one, never quotes\'
     const server = await servers.start((_req, res) => sendError(res, status, code));
     const fill = (text: string) => text.replaceAll('{url}', server.url);
 
-    const own = await run(['widgets'], `${server.url}${suffix}`);
+    const own = await run(['made-up-widgets'], `${server.url}${suffix}`);
     expect(own.code).toBe(exitCode);
     expect(own.stdout).toBe('');
     expect(own.stderr).toBe(fill(generic));
@@ -57,6 +67,21 @@ describe('a command without its own wording gets the generic one, never quotes\'
     expect(quotes.code).toBe(exitCode);
     expect(quotes.stderr).toContain(fill(quotesHint));
     expect(own.stderr).not.toContain(fill(quotesHint));
+  });
+});
+
+describe('credentialsExplainer words any data command\'s refusals in the CLI\'s terms, the organization as given', () => {
+  it.each([
+    [400, 'INVALID_REQUEST', ['--org', 'org_other'], 'hint: check the command\'s arguments, and the organization org_other (from --org)\n'],
+    [400, 'INVALID_REQUEST', [], 'hint: check the command\'s arguments, and the organization org_demo (from MKT_ORG)\n'],
+    [403, 'FORBIDDEN', ['--org', 'org_other'], 'hint: the token lacks the market.read scope or access to org_other (from --org): check --org, or log in with a key that has both\n'],
+    [403, 'FORBIDDEN', [], 'hint: the token lacks the market.read scope or access to org_demo (from MKT_ORG): check MKT_ORG, or log in with a key that has both\n'],
+  ])('%i with %j', async (status, code, flags, hint) => {
+    const server = await servers.start((_req, res) => sendError(res, status, code));
+    const result = await run(['made-up-gadgets', ...flags], server.url);
+    expect(result.stderr).toMatch(new RegExp(`^error: [^\\n]*\\(${status} ${code}\\)[^\\n]*\\n`));
+    expect(result.stderr.slice(result.stderr.indexOf('\n') + 1)).toBe(hint);
+    expect(result.stderr).not.toContain('organizationId');
   });
 });
 

@@ -1,7 +1,8 @@
 // One terminal per run (src/cli/terminal.ts): colour from NO_COLOR, FORCE_COLOR, --no-color, TERM and
 // the TTY, for stdout and stderr apart; the width; ASCII or UTF-8; the clock. Made once where the
 // flags are parsed, so --no-color holds for every command, before it or after it, a command added
-// later included: `mkt venues` here is made up, and writes its table with no colour code of its own.
+// later included: `mkt made-up-venues` here is made up (a name no real command will take), and
+// writes its table with no colour code of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -101,9 +102,9 @@ const VENUES: FieldSet<Venue, 'mic' | 'name'> = {
   table: ['mic', 'name'],
 };
 
-/** `mkt venues`, a command main knows nothing of: its data, its declaration, one call to write them. */
+/** `mkt made-up-venues`, a command main knows nothing of: its data, its declaration, one call to write them. */
 const registerVenues: RegisterCommand = (program, deps, state) => {
-  program.command('venues').action(async () => {
+  program.command('made-up-venues').action(async () => {
     await writeResource(runTerminal(deps, state), VENUES, { data: [{ mic: 'XNAS', name: 'Nasdaq' }] }, { format: 'table' });
   });
 };
@@ -116,18 +117,18 @@ async function venues(argv: string[], env: Record<string, string> = {}) {
 
 describe('--no-color and NO_COLOR hold for every command', () => {
   it('a new command gets colour on a terminal from the shared parts alone', async () => {
-    const result = await venues(['venues']);
+    const result = await venues(['made-up-venues']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(SGR);
     expect(result.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toContain('│ XNAS │ Nasdaq │');
   });
 
   it.each([
-    ['--no-color before the command', ['--no-color', 'venues'], {}],
-    ['--no-color after it', ['venues', '--no-color'], {}],
-    ['--no-color after it, with FORCE_COLOR', ['venues', '--no-color'], { FORCE_COLOR: '1' }],
-    ['NO_COLOR=1', ['venues'], { NO_COLOR: '1' }],
-    ['TERM=dumb', ['venues'], { TERM: 'dumb' }],
+    ['--no-color before the command', ['--no-color', 'made-up-venues'], {}],
+    ['--no-color after it', ['made-up-venues', '--no-color'], {}],
+    ['--no-color after it, with FORCE_COLOR', ['made-up-venues', '--no-color'], { FORCE_COLOR: '1' }],
+    ['NO_COLOR=1', ['made-up-venues'], { NO_COLOR: '1' }],
+    ['TERM=dumb', ['made-up-venues'], { TERM: 'dumb' }],
   ])('%s: no colour', async (_name, argv, env) => {
     const result = await venues(argv, env);
     expect(result.code).toBe(0);

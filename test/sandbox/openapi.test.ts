@@ -1,10 +1,11 @@
 // docs/openapi.yaml is the one description of the service: the sandbox serves it (as written and
 // as JSON), and every response it gives, for every operation and every error a request can
 // provoke, conforms to it (status, media type, body, headers). The operations are read from the
-// document and held to the sandbox's route table, so a new one is tested without a list to update.
+// document and held to the sandbox's route table, so a new one is tested without a list to update:
+// every operation gets the errors any request can provoke, and every data operation (one with a
+// bearer token) its 200, 400, 401, 403 and 429, its query made from its parameters' examples.
 // The last test checks that each (operation, status) the document declares was seen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { ERROR_STATUS } from '../../src/sandbox/errors.js';
 import { ROUTES } from '../../src/sandbox/handler.js';
 import { DEMO } from '../../src/sandbox/index.js';
@@ -27,6 +28,38 @@ interface Operation {
 const OPERATIONS: Operation[] = Object.entries(OPENAPI.paths).flatMap(([path, item]) => Object.keys(item)
   .filter((key) => HTTP_METHODS.includes(key))
   .map((key) => ({ method: key.toUpperCase(), path, name: `${key.toUpperCase()} ${path}` })));
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  examples?: Record<string, { value: unknown }>;
+}
+
+interface OperationObject {
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<Parameter | { $ref: string }>;
+}
+
+const objectOf = (operation: Operation) => (OPENAPI.paths[operation.path] as Record<string, OperationObject>)[operation.method.toLowerCase()]!;
+const resolved = (parameter: Parameter | { $ref: string }): Parameter => ('$ref' in parameter
+  ? (OPENAPI as unknown as { components: { parameters: Record<string, Parameter> } }).components.parameters[parameter.$ref.split('/').pop()!]!
+  : parameter);
+
+/** The data operations: those a bearer token opens (client credentials or cli-login's). */
+const DATA_OPERATIONS = OPERATIONS.filter((operation) => objectOf(operation).security?.some((scheme) => 'clientCredentials' in scheme));
+
+/** A query with each required query parameter of `operation` at its first example (empty when it has none). */
+function exampleQuery(operation: Operation): string {
+  const query = new URLSearchParams();
+  for (const parameter of (objectOf(operation).parameters ?? []).map(resolved)) {
+    if (parameter.in !== 'query' || parameter.required !== true) continue;
+    const example = Object.values(parameter.examples ?? {})[0];
+    if (example === undefined) throw new Error(`${operation.name}: the required parameter ${parameter.name} has no example`);
+    query.set(parameter.name, String(example.value));
+  }
+  return query.toString();
+}
 /** The operations that declare a response with `status`. */
 const declaring = (status: number) => OPERATIONS.filter((operation) => documentedResponses().includes(`${operationOf(operation.method, operation.path)} ${status}`));
 const CODE_OF_STATUS = new Map<number, string>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code]));
@@ -111,19 +144,58 @@ describe('the document', () => {
     expect(JSON.parse(json.body)).toEqual(OPENAPI);
   });
 
-  it('is embedded in the sandbox as generated from docs/openapi.yaml (`npx vitest run test/sandbox/openapi.test.ts --update` writes it)', async () => {
-    const generated = `// Generated from docs/openapi.yaml by test/sandbox/openapi.test.ts; do not edit. After changing the
-// YAML, \`npx vitest run test/sandbox/openapi.test.ts --update\` writes this file again (the test fails until then).
-export const OPENAPI_YAML = ${JSON.stringify(OPENAPI_TEXT)};
-export const OPENAPI_JSON = ${JSON.stringify(JSON.stringify(YAML.parse(OPENAPI_TEXT)))};
-`;
-    await expect(generated).toMatchFileSnapshot('../../src/sandbox/openapi-document.ts');
-  });
-
   it('lists every route the sandbox serves, and the sandbox serves every operation it lists', async () => {
     expect(OPERATIONS.map((operation) => operation.name).sort()).toEqual([...ROUTES].map(([path, { method }]) => `${method} ${path}`).sort());
     expect(OPERATIONS.length).toBeGreaterThanOrEqual(6);
+    expect(DATA_OPERATIONS.map((operation) => operation.name)).toContain(`GET ${QUOTES}`);
     for (const { method, path } of OPERATIONS) expect((await send(sb, method, path)).status).not.toBeOneOf([404, 405]);
+  });
+});
+
+describe('every data operation conforms, from its parameters\' examples', () => {
+  const noscopeToken = async () => (JSON.parse((await send(sb, 'POST', TOKEN, tokenJson({ ...GOOD_TOKEN, client_id: 'noscope', client_secret: 'noscope-secret' }))).body) as { access_token: string }).access_token;
+
+  it.each(DATA_OPERATIONS)('$name: 200', async (operation) => {
+    conforms(operation.method, operation.path, await send(sb, operation.method, operation.path, { query: exampleQuery(operation), headers: bearer() }), 200);
+  });
+
+  it.each(DATA_OPERATIONS)('$name: 400 without X-Organization-Id (before the limiter) and for an unknown query parameter (after it)', async (operation) => {
+    const { method, path } = operation;
+    const query = exampleQuery(operation);
+    const noOrganization = await send(sb, method, path, { query, headers: { authorization: `Bearer ${token}` } });
+    conforms(method, path, noOrganization, 400);
+    expect(noOrganization.headers['ratelimit-limit']).toBeUndefined();
+    const unknown = await send(sb, method, path, { query: `${query}${query === '' ? '' : '&'}no_such_parameter=1`, headers: bearer() });
+    conforms(method, path, unknown, 400);
+    expect(unknown.headers['ratelimit-limit']).toBeDefined();
+  });
+
+  it.each(DATA_OPERATIONS)('$name: 401 without a token and with a wrong one', async (operation) => {
+    const { method, path } = operation;
+    const query = exampleQuery(operation);
+    conforms(method, path, await send(sb, method, path, { query, headers: { 'x-organization-id': DEMO.org } }), 401);
+    conforms(method, path, await send(sb, method, path, { query, headers: { ...bearer(), authorization: `Bearer ${'x'.repeat(43)}` } }), 401);
+  });
+
+  it.each(DATA_OPERATIONS)('$name: 403 for another organization, and for a token without the scope', async (operation) => {
+    const { method, path } = operation;
+    const query = exampleQuery(operation);
+    conforms(method, path, await send(sb, method, path, { query, headers: { ...bearer(), 'x-organization-id': 'org_other' } }), 403);
+    const scope = await send(sb, method, path, { query, headers: { ...bearer(), authorization: `Bearer ${await noscopeToken()}` } });
+    conforms(method, path, scope, 403);
+    expect(scope.headers['www-authenticate']).toContain('insufficient_scope');
+  });
+
+  it.each(DATA_OPERATIONS)('$name: 429, on a sandbox of its own with a budget of one', async (operation) => {
+    const { method, path } = operation;
+    const tight = await startTestSandbox({ limits: { perMinute: 1, tokensPerMinute: 1 } });
+    try {
+      const request = { query: exampleQuery(operation), headers: { authorization: `Bearer ${await tokenFor(tight)}`, 'x-organization-id': DEMO.org } };
+      conforms(method, path, await send(tight, method, path, request), 200);
+      conforms(method, path, await send(tight, method, path, request), 429);
+    } finally {
+      await tight.close();
+    }
   });
 });
 
@@ -183,36 +255,23 @@ describe('errors a request can provoke conform', () => {
     conforms('POST', LOGIN, await send(sb, 'POST', LOGIN, request), status);
   });
 
-  it('GET /v1/market/quotes: 400 before and after the limiter, 401, 403', async () => {
-    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${token}` } }), 400);
+  it('GET /v1/market/quotes: 400 for a bad query, after the limiter', async () => {
     const invalidQuery = await send(sb, 'GET', QUOTES, { query: 'symbols=', headers: bearer() });
     conforms('GET', QUOTES, invalidQuery, 400);
     expect(invalidQuery.headers['ratelimit-limit']).toBeDefined();
-    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { 'x-organization-id': DEMO.org } }), 401);
-    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), authorization: `Bearer ${'x'.repeat(43)}` } }), 401);
-    conforms('GET', QUOTES, await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), 'x-organization-id': 'org_other' } }), 403);
-    const noscope = JSON.parse((await send(sb, 'POST', TOKEN, tokenJson({ ...GOOD_TOKEN, client_id: 'noscope', client_secret: 'noscope-secret' }))).body) as { access_token: string };
-    const scope = await send(sb, 'GET', QUOTES, { query: 'symbols=EURUSD', headers: { ...bearer(), authorization: `Bearer ${noscope.access_token}` } });
-    conforms('GET', QUOTES, scope, 403);
-    expect(scope.headers['www-authenticate']).toContain('insufficient_scope');
   });
 
-  it('429 on the three limited operations, each on a sandbox of its own with a budget of one', async () => {
+  it('429 on the two auth operations, each on a sandbox of its own with a budget of one', async () => {
     const tight = () => startTestSandbox({ limits: { perMinute: 1, tokensPerMinute: 1 } });
-    const quotesSandbox = await tight();
     const tokenSandbox = await tight();
     const loginSandbox = await tight();
     try {
-      // One token (the whole token budget), then one quote (the whole quote budget): the next is refused.
-      const quotes = { query: 'symbols=EURUSD', headers: { authorization: `Bearer ${await tokenFor(quotesSandbox)}`, 'x-organization-id': DEMO.org } };
-      conforms('GET', QUOTES, await send(quotesSandbox, 'GET', QUOTES, quotes), 200);
-      conforms('GET', QUOTES, await send(quotesSandbox, 'GET', QUOTES, quotes), 429);
       conforms('POST', TOKEN, await send(tokenSandbox, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 200);
       conforms('POST', TOKEN, await send(tokenSandbox, 'POST', TOKEN, tokenJson(GOOD_TOKEN)), 429);
       conforms('POST', LOGIN, await send(loginSandbox, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 200);
       conforms('POST', LOGIN, await send(loginSandbox, 'POST', LOGIN, tokenJson(GOOD_LOGIN)), 429);
     } finally {
-      await Promise.all([quotesSandbox.close(), tokenSandbox.close(), loginSandbox.close()]);
+      await Promise.all([tokenSandbox.close(), loginSandbox.close()]);
     }
   });
 
@@ -230,8 +289,9 @@ describe('errors a request can provoke conform', () => {
     conforms(method, path, await sendRaw(sb, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`), 400);
   });
 
-  it.each(OPERATIONS)('$name: 500 when the service itself fails', async ({ method, path }) => {
-    const request = method === 'POST' ? tokenJson(path === TOKEN ? GOOD_TOKEN : GOOD_LOGIN) : { query: 'symbols=EURUSD', headers: bearer() };
+  it.each(OPERATIONS)('$name: 500 when the service itself fails', async (operation) => {
+    const { method, path } = operation;
+    const request = method === 'POST' ? tokenJson(path === TOKEN ? GOOD_TOKEN : GOOD_LOGIN) : { query: exampleQuery(operation), headers: bearer() };
     conforms(method, path, await send(broken, method, path, request), 500);
   });
 

@@ -1,15 +1,18 @@
-// The words for what the service answers a data request (`mkt quotes`, `mkt status --check`) sent
-// with the credentials mkt chose: it names the token that was sent (MKT_TOKEN, a stored one, one it
-// had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET), the organization and the profile, and the
-// command that gets a new one.
-import { ApiError, AuthError, ForbiddenError } from '../../api/index.js';
+// The words for what the service answers any data request (`mkt quotes`, `mkt status --check`, the
+// next resource's command) sent with the credentials mkt chose: it names the token that was sent
+// (MKT_TOKEN, a stored one, one it had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET), the
+// organization as it was given (--org, MKT_ORG, the profile) and the command that gets a new token.
+import { ApiError, AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import type { Deps } from '../deps.js';
 import { resolveSettings, type Settings, type TargetFlags } from '../settings.js';
 import { baseUrlHint, profileFlag } from './service.js';
 import type { Explainer } from './words.js';
 
-/** For the service's refusals of a data request made with `flags`' credentials. */
-export function credentialsExplainer(deps: Deps, flags: TargetFlags): Explainer {
+/**
+ * For the service's refusals of a data request made with `flags`' credentials. `inputs`: what else a
+ * 400 may be about, in the command's words (`the symbols and the venue`).
+ */
+export function credentialsExplainer(deps: Deps, flags: TargetFlags, inputs = 'the command\'s arguments'): Explainer {
   const settings = () => settingsOf(deps, flags);
   return (error) => {
     if (!(error instanceof ApiError)) return undefined;
@@ -22,8 +25,15 @@ export function credentialsExplainer(deps: Deps, flags: TargetFlags): Explainer 
     }
     if (error instanceof AuthError) return { hint: unauthenticatedHint(deps, settings(), profileFlag(flags)) };
     if (error instanceof ForbiddenError) return { hint: forbiddenHint(settings()) };
+    if (error instanceof InvalidRequestError) return { hint: `check ${inputs}, and ${organizationWords(settings())}` };
     return undefined;
   };
+}
+
+/** `the organization org_demo (from MKT_ORG)`, or where to give one when none was. */
+function organizationWords(settings: Settings | undefined): string {
+  const org = settings?.org;
+  return org?.value ? `the organization ${org.value} (from ${org.source})` : 'the organization (--org)';
 }
 
 function unauthenticatedHint(deps: Deps, settings: Settings | undefined, profile: string): string {
@@ -52,7 +62,9 @@ function forbiddenHint(settings: Settings | undefined): string {
   if (scope !== undefined && !scope.split(/\s+/).includes('market.read')) {
     return `${how} has no market.read scope (scope "${scope.slice(0, 80)}"): log in with a key or client that has it`;
   }
-  return `the token lacks the market.read scope or access to ${org?.value ?? 'the organization'}${org?.value ? ` (from ${org.source})` : ''}: check --org, or log in with a key that has both`;
+  // "check --org" only where --org or MKT_ORG gave it; a stored one is the profile's to change.
+  const check = org?.kind === 'flag' || org?.kind === 'env' ? org.source : '--org';
+  return `the token lacks the market.read scope or access to ${org?.value ? `${org.value} (from ${org.source})` : 'the organization'}: check ${check}, or log in with a key that has both`;
 }
 
 /** The settings the request was made with, read again (after a renewal, the token stored now). */

@@ -12,7 +12,7 @@ import type { Explainer, Words } from './words.js';
 
 /** For a quotes request of `symbolCount` symbols, made with `flags`' credentials. */
 export function quotesExplainer(deps: Deps, flags: TargetFlags, symbolCount: number): Explainer {
-  const credentials = credentialsExplainer(deps, flags);
+  const credentials = credentialsExplainer(deps, flags, 'the symbols and the venue');
   return (error, names) => {
     if (error instanceof RateLimitError && error.plan !== undefined) return explainPlan(error, symbolCount);
     if (error instanceof ResponseError) {
@@ -24,11 +24,9 @@ export function quotesExplainer(deps: Deps, flags: TargetFlags, symbolCount: num
     if (!(error instanceof ApiError)) return undefined;
     if (error.status === 414) return { hint: `the request was too long for the service: use a smaller --batch-size (the default is ${DEFAULT_BATCH_SIZE})` };
     if (error.status === 429 && error.retryAfterMs === undefined) return { hint: 'wait a minute, or send fewer requests (a larger --batch-size, a lower --concurrency)' };
-    const words = credentials(error, names);
-    if (words !== undefined || !(error instanceof InvalidRequestError)) return words;
-    const most = error.maxSymbols;
+    const most = error instanceof InvalidRequestError ? error.maxSymbols : undefined;
     if (most !== undefined) return { hint: `the service takes at most ${most} symbols in one request: use --batch-size ${most} (or less)` };
-    return { hint: 'check the symbols, the venue and the organization (--org)' };
+    return credentials(error, names);
   };
 }
 

@@ -1,0 +1,64 @@
+// src/sandbox/openapi-document.ts, the copy of docs/openapi.yaml the sandbox serves, is written by
+// `npm run openapi` (scripts/openapi-document.js): it is up to date, and one run after the YAML
+// changes is enough (the next run, and its --check, find nothing to do).
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { ROOT } from '../helpers/bin.js';
+
+const run = promisify(execFile);
+const SCRIPT = path.join(ROOT, 'scripts', 'openapi-document.js');
+
+/** The script's exit code and output for `args`. */
+async function script(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [SCRIPT, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mkt-openapi-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run openapi', () => {
+  it('has written src/sandbox/openapi-document.ts from docs/openapi.yaml as it is', async () => {
+    const result = await script('--check');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('settles in one run after the YAML changes: the document served is the new one, and a second run writes nothing', async () => {
+    const yaml = `${await readFile(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')}x-trial: one run\n`;
+    const yamlPath = path.join(dir, 'openapi.yaml');
+    const out = path.join(dir, 'openapi-document.ts');
+    await writeFile(yamlPath, yaml);
+    await writeFile(out, '// stale\n');
+    const stale = await script('--check', '--yaml', yamlPath, '--out', out);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('npm run openapi');
+
+    expect((await script('--yaml', yamlPath, '--out', out)).stdout).toBe(`wrote ${out}\n`);
+    const written = await readFile(out, 'utf8');
+    const module = (await import(out)) as { OPENAPI_YAML: string; OPENAPI_JSON: string };
+    expect(module.OPENAPI_YAML).toBe(yaml);
+    const json = JSON.parse(module.OPENAPI_JSON) as Record<string, unknown>;
+    expect(json['x-trial']).toBe('one run');
+    expect(json).toEqual(YAML.parse(yaml));
+
+    expect(await script('--check', '--yaml', yamlPath, '--out', out)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await script('--yaml', yamlPath, '--out', out)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await readFile(out, 'utf8')).toBe(written);
+  });
+});
