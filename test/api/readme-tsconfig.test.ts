@@ -30,6 +30,28 @@ afterAll(() => {
 });
 
 /**
+ * A compiler host that parses each declaration file once for all the programs below: lib.d.ts,
+ * @types/node and mkt's declarations are most of the work, and none of them changes between the
+ * settings tried. A declaration file's parse depends only on the file, the language version and its
+ * module format (from package.json's "type"), so the cache is keyed on those, as `tsc -b` keys the
+ * cache its projects of different settings share. index.ts is parsed afresh for each program: how a
+ * source file is told to be a module depends on the "module" setting.
+ */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    if (!/\.d\.[cm]?ts$/.test(fileName)) return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+    const settings = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+    const key = `${fileName}\0${settings.languageVersion}\0${settings.impliedNodeFormat}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate));
+    return parsed.get(key);
+  };
+  return host;
+}
+
+/**
  * tsc's errors (`TSnnnn message`) for the project with `compilerOptions` and package.json `type`:
  * every file's, or with `exampleOnly` only index.ts's (quicker: the declarations go unchecked).
  */
@@ -37,7 +59,7 @@ function typeCheck(compilerOptions: Record<string, unknown>, type: 'module' | 'c
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ type }));
   const config = ts.parseJsonConfigFileContent({ compilerOptions, files: ['index.ts'] }, ts.sys, project);
   expect(config.errors).toEqual([]);
-  const program = ts.createProgram(config.fileNames, config.options);
+  const program = ts.createProgram(config.fileNames, config.options, cachingHost(config.options));
   const diagnostics = exampleOnly ? ts.getPreEmitDiagnostics(program, program.getSourceFile(path.join(project, 'index.ts'))) : ts.getPreEmitDiagnostics(program);
   return diagnostics.map((diagnostic) => `TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
 }
