@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { sendQuotes, useServers } from '../helpers/fault-server.js';
 import { BIN, EXE, baseEnv, collect } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { skippingTime } from '../helpers/fake-time.js';
 import { useTestCertificates } from '../helpers/tls.js';
 import { startForwardProxy } from '../network/forward-proxy.js';
 import { quotesEnv } from '../network/util.js';
@@ -48,8 +49,11 @@ describe('in the process: when a command asks for the budget', () => {
   it('--watch never asks: V8 tunes a command that runs until stopped', async () => {
     const api = await quotesServer();
     const budget = recorder(() => ({ requests: api.requests.length }));
+    // The interval passes on a clock its sleep moves on: a sleep that returns at once beside the real
+    // clock left the watch spinning through the second.
+    const time = skippingTime();
     const result = await runCli(['quotes', 'EURUSD', '--watch', '--count', '2', '--interval', '1s'], {
-      env: quotesEnv(api.url), sleep: async () => {},
+      env: quotesEnv(api.url), now: time.now, sleep: time.sleep,
     });
     expect(result.code).toBe(0);
     expect(api.requests).toHaveLength(2);
