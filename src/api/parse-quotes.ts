@@ -4,7 +4,7 @@
 // parses but cannot be right is quote-checks.ts' to judge.
 import { isTimestamp } from './iso-8601.js';
 import { decimalText } from './json.js';
-import { jsonKind, readItems, shortText, unexpectedBody, type JsonObject } from './read-items.js';
+import { notNumberKind, readItems, shortText, unexpectedBody, type JsonObject } from './read-items.js';
 import type { Quote } from './types.js';
 
 /** Validates a quotes body: `{data: [{symbol, bid, ask, mid, timestamp}]}`. Extra fields are ignored. */
@@ -33,7 +33,7 @@ export function parseQuotes(json: unknown, url: string): Quote[] {
 function quoteProblem(record: JsonObject): string {
   for (const field of ['bid', 'ask', 'mid'] as const) {
     const sent = record[field];
-    if (decimalText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${jsonKind(sent)})`;
+    if (decimalText(sent) === undefined) return sent === undefined ? `without ${field}` : `with a ${field} that is not a number (${notNumberKind(sent)})`;
   }
   const timestamp = record.timestamp;
   if (typeof timestamp !== 'string') return timestamp === undefined ? 'without a timestamp' : 'with a timestamp that is not a string';

@@ -67,11 +67,24 @@ export function unexpectedBody(source: ItemsSource, noun: string, what: string):
 
 /** What a JSON value is, for a message: the number's text, a short string quoted, `null`, `an array`, `an object`. */
 export function jsonKind(value: unknown): string {
-  if (value instanceof JsonNumber) return `the number ${value.source.slice(0, 40)}`;
+  if (value instanceof JsonNumber) return `the number ${numberText(value)}`;
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `"${shortText(value)}"`;
   return typeof value === 'object' ? 'an object' : String(value);
+}
+
+/**
+ * What was sent where a number was expected, for a message: a number the client refuses (an absurd
+ * exponent) as it was written, anything else as jsonKind says it.
+ */
+export function notNumberKind(value: unknown): string {
+  return value instanceof JsonNumber ? numberText(value) : jsonKind(value);
+}
+
+/** A number's text, at most 40 characters, an ellipsis saying where it was cut. */
+function numberText(value: JsonNumber): string {
+  return value.source.length > 40 ? `${value.source.slice(0, 40)}…` : value.source;
 }
 
 /** Service text for a message: controls removed, at most 40 characters. */
@@ -101,7 +114,7 @@ function itemReader(record: JsonObject, index: number, source: ItemsSource, noun
       const value = record[name];
       const text = decimalText(value);
       if (text !== undefined) return text;
-      throw value === undefined ? missing(name) : fail(`whose ${name} is not a number (${jsonKind(value)})`);
+      throw value === undefined ? missing(name) : fail(`whose ${name} is not a number (${notNumberKind(value)})`);
     },
     boolean(name) {
       const value = record[name];

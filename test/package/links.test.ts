@@ -38,6 +38,9 @@ describe('docs/architecture.md', () => {
 
   it('names the files it describes (the check above reads them)', () => {
     expect(named.length).toBeGreaterThan(40);
-    expect(named.filter(({ isNew }) => isNew).map(({ file }) => file)).toEqual(['src/api/instruments.ts', 'src/cli/commands/instruments.ts', 'src/sandbox/instruments-route.ts']);
+    expect(named.filter(({ isNew }) => isNew).map(({ file }) => file)).toEqual([
+      'src/sandbox/venues-route.ts', 'src/api/venues.ts', 'src/render/venue-model.ts', 'src/cli/commands/venues.ts',
+      'test/sandbox/venues.test.ts', 'test/api/venues.test.ts', 'test/cli/venues.test.ts',
+    ]);
   });
 });
