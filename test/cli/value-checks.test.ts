@@ -4,39 +4,17 @@
 // with the checks under --json), --strict's 3 over 8, and a bad check refused with exit 2 before
 // any request (the sandbox's request log stays empty). Expected values are worked here with big.js
 // on the quotes the sandbox serves, read apart from the command.
-import fs from 'node:fs';
-import path from 'node:path';
 import Big from 'big.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import type { RequestLogEntry } from '../../src/sandbox/index.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { useValueSandbox } from '../helpers/value-sandbox.js';
 
-let sb: TestSandbox;
-let token: string;
-let dir: string;
-const log: RequestLogEntry[] = [];
-beforeAll(async () => {
-  sb = await startTestSandbox({ limits: { perMinute: 1000, perHour: 100_000, perDay: 100_000 }, onRequest: (entry) => log.push(entry) });
-  token = await getToken(sb.url);
-  dir = tempDir('mkt-value-checks-');
-});
-afterAll(async () => {
-  await sb.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  log.length = 0;
-});
+const fixture = useValueSandbox('mkt-value-checks-');
+const { log, file } = fixture;
 
-const run = (argv: string[]) => runCli(['value', ...argv], { now: () => sb.clock.now(), env: { MKT_BASE_URL: sb.url, MKT_TOKEN: token, MKT_ORG: 'org_demo' } });
+const run = (argv: string[]) => runCli(['value', ...argv], { now: () => fixture.sb.clock.now(), env: { MKT_BASE_URL: fixture.sb.url, MKT_TOKEN: fixture.token, MKT_ORG: 'org_demo' } });
 
-function file(name: string, text: string): string {
-  const at = path.join(dir, name);
-  fs.writeFileSync(at, text);
-  return at;
-}
 
 /** AAPL at a cost, and cash of 0.1 and 0.2 USD: 0.1 + 0.2 is 0.30000000000000004 in a double. */
 const PORTFOLIO = 'symbol,quantity,currency,cost\nAAPL,10,USD,150\nUSD,0.1,USD\nUSD,0.2,USD\n';
@@ -44,7 +22,7 @@ const HINT = 'hint: the data written is as the service sent it; each check is de
 
 /** AAPL's mid now, read through the sandbox's quotes endpoint, apart from the command. */
 async function aaplMid(): Promise<string> {
-  const { data } = await createClient({ baseUrl: sb.url, accessToken: token, organizationId: 'org_demo' }).getQuotes({ symbols: ['AAPL'] });
+  const { data } = await createClient({ baseUrl: fixture.sb.url, accessToken: fixture.token, organizationId: 'org_demo' }).getQuotes({ symbols: ['AAPL'] });
   return data[0]!.mid;
 }
 

@@ -5,39 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'lossless-json';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, type Quote } from '../../src/api/index.js';
-import { INSTRUMENTS, type RequestLogEntry } from '../../src/sandbox/index.js';
-import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
+import { INSTRUMENTS } from '../../src/sandbox/index.js';
+import { runCli, type TestDepsOptions } from '../helpers/cli.js';
+import { getToken, startTestSandbox } from '../helpers/sandbox.js';
+import { useValueSandbox } from '../helpers/value-sandbox.js';
 import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
-import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let token: string;
-let dir: string;
-const log: RequestLogEntry[] = [];
-beforeAll(async () => {
-  sb = await startTestSandbox({ limits: { perMinute: 1000, perHour: 100_000, perDay: 100_000 }, onRequest: (entry) => log.push(entry) });
-  token = await getToken(sb.url);
-  dir = tempDir('mkt-value-');
-});
-afterAll(async () => {
-  await sb.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  log.length = 0;
-});
+const fixture = useValueSandbox('mkt-value-');
+const { log, file } = fixture;
 
-const env = () => ({ MKT_BASE_URL: sb.url, MKT_TOKEN: token, MKT_ORG: 'org_demo' });
-const run = (argv: string[], options: TestDepsOptions = {}) => runCli(['value', ...argv], { now: () => sb.clock.now(), ...options, env: { ...env(), ...options.env } });
+const env = () => ({ MKT_BASE_URL: fixture.sb.url, MKT_TOKEN: fixture.token, MKT_ORG: 'org_demo' });
+const run = (argv: string[], options: TestDepsOptions = {}) => runCli(['value', ...argv], { now: () => fixture.sb.clock.now(), ...options, env: { ...env(), ...options.env } });
 const quotesRequests = () => log.filter((entry) => entry.path === '/v1/market/quotes');
 
-function file(name: string, text: string): string {
-  const at = path.join(dir, name);
-  fs.writeFileSync(at, text);
-  return at;
-}
 
 const currencyOf = (symbol: string) => INSTRUMENTS.find((instrument) => instrument.symbol === symbol)!.currency;
 /** Five currencies, pence among them, a short, costs, and 0.1 of AAPL at a cost of 0.30. */
@@ -58,7 +40,7 @@ const ROWS = PORTFOLIO.split('\n').slice(1).map((line) => {
 
 /** The sandbox's quotes now, read through its quotes endpoint. */
 async function sandboxQuotes(symbols: string[]): Promise<Map<string, Quote>> {
-  const { data } = await createClient({ baseUrl: sb.url, accessToken: token, organizationId: 'org_demo' }).getQuotes({ symbols });
+  const { data } = await createClient({ baseUrl: fixture.sb.url, accessToken: fixture.token, organizationId: 'org_demo' }).getQuotes({ symbols });
   return new Map(data.map((quote) => [quote.symbol, quote]));
 }
 
@@ -287,20 +269,20 @@ describe('mkt value refuses a bad file or flag with exit 2, before any request',
   });
 
   it('a missing file, named', async () => {
-    const result = await run([path.join(dir, 'nope.csv'), '--base', 'USD']);
+    const result = await run([path.join(fixture.dir, 'nope.csv'), '--base', 'USD']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`cannot read ${path.join(dir, 'nope.csv')}: no such file`);
+    expect(result.stderr).toContain(`cannot read ${path.join(fixture.dir, 'nope.csv')}: no such file`);
     expect(log).toEqual([]);
   });
 
   it('a directory', async () => {
-    const result = await run([dir, '--base', 'USD']);
+    const result = await run([fixture.dir, '--base', 'USD']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`cannot read ${dir}: it is a directory`);
+    expect(result.stderr).toContain(`cannot read ${fixture.dir}: it is a directory`);
   });
 
   it('a file over the 16 MiB cap, refused before it is read', async () => {
-    const big = path.join(dir, 'big.csv');
+    const big = path.join(fixture.dir, 'big.csv');
     fs.writeFileSync(big, 'symbol,quantity\n');
     fs.truncateSync(big, 16 * 1024 * 1024 + 1);
     const result = await run([big, '--base', 'USD']);
@@ -310,7 +292,7 @@ describe('mkt value refuses a bad file or flag with exit 2, before any request',
   });
 
   it('a FIFO: waits for its writer, as cat does; Ctrl-C ends the wait; what a writer writes, or left, is read', async () => {
-    const fifo = path.join(dir, 'fifo');
+    const fifo = path.join(fixture.dir, 'fifo');
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [fifo]);
     const controller = new AbortController();
@@ -353,16 +335,16 @@ describe('mkt value refuses a bad file or flag with exit 2, before any request',
   });
 
   it('no credentials: exit 4 only once the file is read and good', async () => {
-    const bad = await run([file('bad.csv', 'symbol,quantity\nAAPL,x\n'), '--base', 'USD'], { env: { MKT_TOKEN: undefined, MKT_BASE_URL: sb.url } });
+    const bad = await run([file('bad.csv', 'symbol,quantity\nAAPL,x\n'), '--base', 'USD'], { env: { MKT_TOKEN: undefined, MKT_BASE_URL: fixture.sb.url } });
     expect(bad.code).toBe(2);
-    const good = await run([file('good.csv', 'symbol,quantity,currency\nAAPL,1,USD\n'), '--base', 'USD'], { env: { MKT_TOKEN: undefined, MKT_BASE_URL: sb.url } });
+    const good = await run([file('good.csv', 'symbol,quantity,currency\nAAPL,1,USD\n'), '--base', 'USD'], { env: { MKT_TOKEN: undefined, MKT_BASE_URL: fixture.sb.url } });
     expect(good.code).toBe(4);
     expect(log).toEqual([]);
   });
 });
 
 describe('mkt value: the service refusing, in the words of the command', () => {
-  it('a token the service refuses: exit 4, naming MKT_TOKEN', async () => {
+  it('a fixture.token the service refuses: exit 4, naming MKT_TOKEN', async () => {
     const result = await run([file('good.csv', 'symbol,quantity,currency\nAAPL,1,USD\n'), '--base', 'USD'], { env: { MKT_TOKEN: 'not-a-token-the-sandbox-issued' } });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('MKT_TOKEN is set, and overrides any stored token');

@@ -9,57 +9,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Big from 'big.js';
 import { parse } from 'lossless-json';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/api/errors.js';
 import { createClient } from '../../src/api/index.js';
 import type { RunState } from '../../src/cli/run-state.js';
 import { prepareValue } from '../../src/cli/value/prepare-value.js';
 import { watchValue } from '../../src/cli/watch/value-watch.js';
 import { valueModel } from '../../src/render/value-model.js';
-import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { useValueSandbox } from '../helpers/value-sandbox.js';
 import { fakeTerminal, LEAVE, SGR, setupBoard } from './board-harness.js';
 
-let sb: TestSandbox;
-let token: string;
-let dir: string;
-const log: RequestLogEntry[] = [];
+const fixture = useValueSandbox('mkt-value-watch-');
+const { log, file } = fixture;
 const dirs: string[] = [];
-beforeAll(async () => {
-  sb = await startTestSandbox({ limits: { perMinute: 1000, perHour: 100_000, perDay: 100_000 }, onRequest: (entry) => log.push(entry) });
-  token = await getToken(sb.url);
-  dir = tempDir('mkt-value-watch-');
-});
-afterAll(async () => {
-  await sb.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  log.length = 0;
-});
 afterEach(() => {
   for (const each of dirs.splice(0)) fs.rmSync(each, { recursive: true, force: true });
 });
 
-const ENV = () => ({ PATH: process.env.PATH, MKT_BASE_URL: sb.url, MKT_TOKEN: token, MKT_ORG: 'org_demo' });
+const ENV = () => ({ PATH: process.env.PATH, MKT_BASE_URL: fixture.sb.url, MKT_TOKEN: fixture.token, MKT_ORG: 'org_demo' });
 
-function file(name: string, text: string): string {
-  const at = path.join(dir, name);
-  fs.writeFileSync(at, text);
-  return at;
-}
 
 /** `mkt value ...` with each sleep moving the sandbox's clock (and so the quotes) instead of waiting. */
 async function run(argv: string[], env: Record<string, string> = {}) {
   const sleeps: number[] = [];
   const result = await runCli(['value', ...argv], {
-    now: () => sb.clock.now(),
+    now: () => fixture.sb.clock.now(),
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw new AbortError();
       sleeps.push(ms);
       if (sleeps.length > 10) throw new Error('the watch did not stop');
-      sb.clock.advance(ms);
+      fixture.sb.clock.advance(ms);
     },
     env: { ...ENV(), ...env },
   });
@@ -143,7 +123,7 @@ fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify({ argv: process.argv.
     fs.writeFileSync(notify, `#!/bin/sh\nexec "${process.execPath}" "${path.join(programDir, 'record.cjs')}" "$@"\n`, { mode: 0o755 });
     // USD base: AAPL needs no rate, so every figure is the test's own product and sum.
     const portfolio = file('usd.csv', 'symbol,quantity,currency,cost\nAAPL,10,USD,150\nUSD,0.1,USD\n');
-    const { data } = await createClient({ baseUrl: sb.url, accessToken: token, organizationId: 'org_demo' }).getQuotes({ symbols: ['AAPL'] });
+    const { data } = await createClient({ baseUrl: fixture.sb.url, accessToken: fixture.token, organizationId: 'org_demo' }).getQuotes({ symbols: ['AAPL'] });
     const mid = data[0]!.mid;
     const result = await run([portfolio, '--base', 'USD', '--watch', '--until', 'AAPL.pnl > 0', '--until', 'total_base > 0', '--exec', notify, '--', '$(id)', 'AAPL; up'], {
       // An inherited value of a trigger's name is not passed on.
@@ -167,9 +147,9 @@ fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify({ argv: process.argv.
 describe('on a terminal', () => {
   it('the board: the tables with a Change column, the total\'s change since the first poll, the last left on the screen', async () => {
     const portfolio = file('portfolio.csv', PORTFOLIO);
-    const session = setupBoard(sb.url, () => sb.clock.advance(1000), { env: { MKT_TOKEN: token } });
+    const session = setupBoard(fixture.sb.url, () => fixture.sb.clock.advance(1000), { env: { MKT_TOKEN: fixture.token } });
     // The board's clock and the sandbox's move together.
-    session.clock.time = sb.clock.now();
+    session.clock.time = fixture.sb.clock.now();
     const { terminal } = fakeTerminal(200, 40);
     const options = { watch: true, interval: '1s', count: '2', base: 'EUR' };
     const prepared = await prepareValue(session.deps, portfolio, options);
@@ -191,7 +171,7 @@ describe('on a terminal', () => {
 
   it('a dumb terminal: a table per poll under a heading, with the Change column and the total\'s line', async () => {
     const portfolio = file('portfolio.csv', PORTFOLIO);
-    const session = setupBoard(sb.url, () => sb.clock.advance(1000), { env: { MKT_TOKEN: token, TERM: 'dumb', FORCE_COLOR: '' } });
+    const session = setupBoard(fixture.sb.url, () => fixture.sb.clock.advance(1000), { env: { MKT_TOKEN: fixture.token, TERM: 'dumb', FORCE_COLOR: '' } });
     const { terminal } = fakeTerminal(200, 40);
     const options = { watch: true, interval: '1s', count: '2', base: 'EUR' };
     const prepared = await prepareValue(session.deps, portfolio, options);
