@@ -66,7 +66,7 @@ export function unexpectedBody(source: ItemsSource, noun: string, what: string):
 }
 
 /** What a JSON value is, for a message: the number's text, a short string quoted, `null`, `an array`, `an object`. */
-export function jsonKind(value: unknown): string {
+function jsonKind(value: unknown): string {
   if (value instanceof JsonNumber) return `the number ${numberText(value)}`;
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
