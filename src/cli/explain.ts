@@ -6,8 +6,12 @@
 // here knows a command, and no sentence is rewritten: words come from fields.
 import type { Command } from 'commander';
 import { ApiError } from '../api/index.js';
+import { printable } from '../shared/text.js';
+import type { Deps } from './deps.js';
+import { errorCodeFor, ExitCode, exitCodeFor } from './exit-codes.js';
 import { wordFacts } from './hints/library-errors.js';
 import { FLAG_NAMES, type Explainer, type SettingNames, type Words } from './hints/words.js';
+import { scrubSecrets } from './secrets.js';
 
 export type { Explainer, SettingNames };
 
@@ -54,4 +58,38 @@ export function explainUsage(error: Error, command: Command | undefined): Explai
     hint: suggestion ? `did you mean ${suggestion[1]}? ${usage}` : usage,
     requestId: undefined,
   };
+}
+
+/** How a run words the errors it did not expect, and an interruption. */
+export interface ErrorWording {
+  /** The hint of an internal error: where to see more. */
+  internalHint: string;
+  interrupted: string;
+}
+
+/**
+ * `error` as a run reports it: `usage`'s words where given (a parse error), the explainer's for a
+ * known error, an internal error's otherwise. Made safe for a terminal and a log: messages can quote
+ * the service, and nothing it sends may drive a terminal, or give a secret away.
+ */
+export function reportWords(
+  error: unknown, deps: Deps | undefined, own: Explainer | undefined, names: SettingNames | undefined, wording: ErrorWording, usage?: Explained,
+): Explained {
+  let words: Explained;
+  if (usage !== undefined) words = usage;
+  else if (error instanceof Error && errorCodeFor(error) !== 'INTERNAL') words = explainError(error, own, names);
+  else words = { message: `internal error: ${error instanceof Error ? error.message : String(error)}`, hint: wording.internalHint, requestId: undefined };
+  const message = exitCodeFor(error) === ExitCode.INTERRUPTED ? wording.interrupted : words.message;
+  const clean = (text: string | undefined) => (text === undefined ? undefined : scrubSecrets(deps, printable(text)));
+  return { message: clean(message)!, hint: clean(words.hint), requestId: clean(words.requestId) };
+}
+
+/** MKT_DEBUG's account of `error`: its stack and its causes' (five at most), with no secret in it. */
+export function debugStack(deps: Deps | undefined, error: Error): string {
+  let text = error.stack ?? String(error);
+  let cause = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++, cause = cause.cause) {
+    text += `\ncaused by: ${cause.stack ?? String(cause)}`;
+  }
+  return scrubSecrets(deps, text);
 }

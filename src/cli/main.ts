@@ -52,29 +52,18 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 }
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
-  const { errorCodeFor, exitCodeFor, ExitCode, isCommanderError, statusFor } = exits;
-  const [{ explainError, explainUsage }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
+  const { errorCodeFor, exitCodeFor, isCommanderError, statusFor } = exits;
+  const [{ debugStack, explainUsage, reportWords }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
-  const known = error instanceof Error && errorCodeFor(error) !== 'INTERNAL';
-  let message: string;
-  let hint: string | undefined;
-  let requestId: string | undefined;
-  if (isCommanderError(error)) ({ message, hint } = explainUsage(error, state.command));
-  else if (known) ({ message, hint, requestId } = explainError(error, state.explain, state.names));
-  else {
-    message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
-    hint = 'run again with MKT_DEBUG=1 for details, and report it if it persists';
-  }
-  if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted';
-  // Messages can quote the service; nothing it sends may drive the terminal, or give a secret away.
-  const clean = (text: string) => scrubSecrets(deps, printable(text));
-  message = clean(message);
-  hint = hint === undefined ? undefined : clean(hint);
-  requestId = requestId === undefined ? undefined : clean(requestId);
+  const usage = isCommanderError(error) ? explainUsage(error, state.command) : undefined;
+  const { message, hint, requestId } = reportWords(error, deps, state.explain, state.names, {
+    internalHint: 'run again with MKT_DEBUG=1 for details, and report it if it persists',
+    interrupted: 'interrupted',
+  }, usage);
 
   // Failed checks (exit 8, or with --strict's exit 3): each one, in words before the error's line,
   // or as data in the JSON object.
@@ -87,18 +76,9 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
       },
     })}\n`);
   } else {
-    for (const line of checks?.lines ?? []) stderr.write(`${clean(line)}\n`);
+    for (const line of checks?.lines ?? []) stderr.write(`${scrubSecrets(deps, printable(line))}\n`);
     stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
   }
-  if (isDebug(env) && error instanceof Error) stderr.write(`${scrubSecrets(deps, describeStack(error))}\n`);
+  if (isDebug(env) && error instanceof Error) stderr.write(`${debugStack(deps, error)}\n`);
   return exitCode;
-}
-
-function describeStack(error: Error): string {
-  let text = error.stack ?? String(error);
-  let cause = error.cause;
-  for (let depth = 0; cause instanceof Error && depth < 5; depth++, cause = cause.cause) {
-    text += `\ncaused by: ${cause.stack ?? String(cause)}`;
-  }
-  return text;
 }

@@ -4,13 +4,12 @@
 // do, and a program reads the code and, for a rate limit, the wait it would need.
 import { ApiError, RateLimitError } from '../../api/index.js';
 import { formatDuration, tryAgainAt } from '../../shared/duration.js';
-import { printable, safeJson } from '../../shared/text.js';
+import { safeJson } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
-import { errorCodeFor, ExitCode, exitCodeFor, statusFor } from '../exit-codes.js';
-import { explainError, type Explainer } from '../explain.js';
+import { errorCodeFor, exitCodeFor, statusFor } from '../exit-codes.js';
+import { debugStack, reportWords, type Explainer } from '../explain.js';
 import { isDebug } from '../io.js';
 import type { RunState } from '../run-state.js';
-import { scrubSecrets } from '../secrets.js';
 import type { CallToolResult } from './sdk.js';
 
 /** The JSON error object of `mkt quotes --json`, and the wait a rate limit needs. */
@@ -31,22 +30,11 @@ interface ToolErrorJson {
 /** `error`, met while a tool call ran with `state`, as the call's result. */
 export function toolError(error: unknown, deps: Deps, state: RunState): CallToolResult {
   const exitCode = exitCodeFor(error);
-  const known = error instanceof Error && errorCodeFor(error) !== 'INTERNAL';
-  let message: string;
-  let hint: string | undefined;
-  let requestId: string | undefined;
-  if (known) ({ message, hint, requestId } = explainError(error, withWait(deps, state.explain), state.names));
-  else {
-    message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
-    hint = 'run mkt mcp with MKT_DEBUG=1 for details on its stderr, and report it if it persists';
-  }
-  if (exitCode === ExitCode.INTERRUPTED) message = 'interrupted: the call was cancelled, or the server is stopping';
-  // As main words an error: nothing the service sends may drive a terminal, or give a secret away.
-  const clean = (text: string) => scrubSecrets(deps, printable(text));
-  message = clean(message);
-  hint = hint === undefined ? undefined : clean(hint);
-  requestId = requestId === undefined ? undefined : clean(requestId);
-  if (isDebug(deps.env) && error instanceof Error) deps.io.stderr.write(`${error.stack ?? String(error)}\n`);
+  const { message, hint, requestId } = reportWords(error, deps, withWait(deps, state.explain), state.names, {
+    internalHint: 'run mkt mcp with MKT_DEBUG=1 for details on its stderr, and report it if it persists',
+    interrupted: 'interrupted: the call was cancelled, or the server is stopping',
+  });
+  if (isDebug(deps.env) && error instanceof Error) deps.io.stderr.write(`${debugStack(deps, error)}\n`);
 
   const retryAfterMs = error instanceof RateLimitError ? error.retryAfterMs ?? error.plan?.waitMs : undefined;
   const json: ToolErrorJson = {
