@@ -81,11 +81,12 @@ export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, 
   const items = (source[itemsKey] as readonly T[] | undefined) ?? [];
   open(itemsKey);
   parts.push('[');
-  items.forEach((item, i) => {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     parts.push(i === 0 ? '\n    {' : ',\n    {');
-    fields.forEach((field, f) => parts.push(keys[f]!, jsonValue(field, item, now)));
+    for (let f = 0; f < fields.length; f++) parts.push(keys[f]!, jsonValue(fields[f]!, item, now));
     parts.push('\n    }');
-  });
+  }
   parts.push(items.length === 0 ? ']' : '\n  ]');
   members(declaration?.after);
   parts.push('\n}\n');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import Big from 'big.js';
 import { convert, DecimalSum, divideRounded, divideSignificant, multiply, placesOf, subtract } from '../../src/shared/decimal.js';
 import { RATE_DIGITS } from '../../src/api/fx.js';
-import { divide, mul, same } from '../helpers/decimal-oracle.js';
+import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
 
 describe('multiply and sums: exact, with their places', () => {
   it('0.1 × 0.30 is 0.030, the places of both kept (a double writes 0.03)', () => {
@@ -56,6 +56,30 @@ describe('multiply and sums: exact, with their places', () => {
     expect(sum.toString()).toBe('0');
     for (const term of ['227.10', '0.5', '-1000', '0.000001']) sum.add(term);
     expect(sum.toString()).toBe('-772.399999');
+  });
+
+  it('agrees with the tests\' own arithmetic for any decimals: products, differences and sums, with their places', () => {
+    const decimal = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 24 })).map(([negative, digits, places]) => {
+      const text = digits.toString().padStart(places + 1, '0');
+      const plain = places === 0 ? text : `${text.slice(0, -places)}.${text.slice(-places)}`;
+      return negative ? `-${plain}` : plain;
+    });
+    fc.assert(fc.property(decimal, decimal, fc.array(decimal, { maxLength: 8 }), (a, b, terms) => {
+      expect(multiply(a, b)).toBe(mul(a, b));
+      expect(subtract(a, b)).toBe(sub(a, b));
+      const total = new DecimalSum();
+      for (const term of terms) total.add(term);
+      expect(total.toString()).toBe(sum(terms));
+    }), { numRuns: 500 });
+  });
+
+  it.each([['1.5e-3', '15e-4', '0.0015'], ['1.50E1', '150e-1', '15.0'], ['12e2', '1.2e3', '1200'], ['.5', '0.5', '0.5']])('reads %s and %s as %s', (a, b, text) => {
+    expect(multiply(a, '1')).toBe(text);
+    expect(multiply(b, '1')).toBe(text);
+  });
+
+  it.each(['', '-', '.', 'e5', '1e', '1..2', '--1', '0x10', ' 1', 'NaN', 'Infinity'])('refuses %j as a decimal', (text) => {
+    expect(() => multiply(text, '1')).toThrow(/not a decimal/);
   });
 
   it.each([['227.10', 2], ['1e3', 0], ['1.5e-3', 4], ['1.50E1', 1], ['-0.0', 1], ['7', 0]])('the places of %s are %i', (text, places) => {

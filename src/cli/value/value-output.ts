@@ -37,10 +37,10 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
 /** The problems of a valuation, in words: no quote, no rate (with the pairs tried), and what the totals leave out. */
 function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
   const problems: string[] = [];
-  // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
-  const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
-  const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
   if (valuation.missing.length > 0) {
+    // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
+    const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
+    const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
     problems.push(`no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}`);
   }
   for (const route of valuation.no_route) problems.push(noRouteWords(route));
