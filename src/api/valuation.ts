@@ -9,7 +9,7 @@ import { createQuoteLookup, findRate, type FxRate, type NoRoute, type QuoteLooku
 import { DECIMAL } from './json.js';
 import { checkPositions, type Position } from './positions.js';
 import type { Quote } from './types.js';
-import { converted, DecimalSum, difference, exact, exactText, multiply, product, withPlaces, type Exact } from '../shared/decimal.js';
+import { converted, DecimalSum, difference, exact, exactText, multiply, product, type Exact } from '../shared/decimal.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -243,7 +243,8 @@ interface Totals {
 /** A currency's sum of `sum`'s terms each converted at `conversion`: the rate times the sum, with the places of the most precise term. */
 function convertedSum(sum: DecimalSum, places: number, conversion: Conversion): Exact | null {
   if (conversion.exact === null) return null;
-  return withPlaces(conversion.rate === '1' ? sum.exact() : product(sum.exact(), conversion.exact), places);
+  const { big } = sum.exact();
+  return { big: conversion.rate === '1' ? big : big.times(conversion.exact.big), places };
 }
 
 function currencyTotal(currency: string, total: Totals): { out: CurrencyTotal; valueBase: Exact | null; pnlBase: Exact | null } {

@@ -1,32 +1,27 @@
-// Exact decimal arithmetic on decimal text, for valuations and derived check fields. Products and
-// sums are exact and keep their places, as decimal types do: 0.1 × 0.30 is 0.030 (one place and
-// two), 227.10 + 0.5 is 227.60, so a value shows the precision it was computed from. A quotient is
-// rounded once, half-even, to a number of significant digits.
+// Exact decimal arithmetic on decimal text, with big.js, for valuations and derived check fields.
+// Products and sums are exact and keep their places, as decimal types do: 0.1 × 0.30 is 0.030 (one
+// place and two), 227.10 + 0.5 is 227.60, so a value shows the precision it was computed from. A
+// quotient is rounded once, half-even, to a number of significant digits.
 //
-// An exact product or sum never rounds, so it needs no decimal library's rounding rules: an Exact is
-// an integer and its places (227.10 is 22710 and 2), on the platform's BigInt, which multiplies and
-// adds digits without limit and without floats. At 10,000 positions this is several times faster
-// than big.js's digit arrays (docs/benchmarks.md, target 7). Where a rule is needed, big.js decides:
-// a division, rounded to significant digits, and comparisons. DP and RM belong to a constructor of
-// this module's own (Big() returns an independent one), never to the global Big others use.
+// big.js (already mkt's decimal library: quotes' table and checks compare with it) multiplies and
+// adds exactly; what it does not do is keep places (Big('0.30') is 0.3) or round a quotient to
+// significant digits (its DP is decimal places). So the places are read from the text and kept
+// beside each Big, and a division first works out the exponent of the quotient's leading digit
+// from the two mantissas, exactly, then divides with DP set to the places that leave `digits`
+// significant digits: big.js's one rounding, half-even, decided on the exact remainder, is then the
+// rounding to significant digits. DP and RM belong to a constructor of this module's own (Big()
+// returns an independent one), never to the global Big others use.
 import Big from 'big.js';
 
 /** This module's own constructor: half-even, its DP set for each division. */
 const Decimal = Big();
 Decimal.RM = Big.roundHalfEven;
 
-/** A decimal as an integer and its places: `units` / 10^`places`; the places are those shown. */
+/** A decimal and the places it was written or computed with (Big drops trailing zeros). */
 export interface Exact {
-  readonly units: bigint;
+  readonly big: Big;
   readonly places: number;
 }
-
-/** Decimal text as big.js and JSON write it: a sign, digits with a point, an exponent. */
-const NUMERIC = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-const POWERS: bigint[] = [1n];
-for (let i = 1; i <= 64; i++) POWERS.push(POWERS[i - 1]! * 10n);
-const ten = (n: number): bigint => POWERS[n] ?? 10n ** BigInt(n);
 
 /**
  * Digits after the point of `text` written in plain notation: 2 for 227.10, 4 for 1.5e-3, 0 for 1e3.
@@ -41,55 +36,48 @@ export function placesOf(text: string): number {
   return Math.max(0, fraction - (e === -1 ? 0 : Number(text.slice(e + 1))));
 }
 
-/** Decimal text as an Exact: 1.5e-3 is 15 at 4 places, 1e3 is 1000 at 0. Throws on anything else. */
+/** Decimal text as an Exact. */
 export function exact(text: string): Exact {
-  if (!NUMERIC.test(text)) throw new TypeError(`not a decimal: ${JSON.stringify(text.slice(0, 40))}`);
-  let e = text.indexOf('e');
-  if (e === -1) e = text.indexOf('E');
-  const mantissa = e === -1 ? text : text.slice(0, e);
-  const dot = mantissa.indexOf('.');
-  // BigInt reads the sign and the digits; '-.5' and '5.' lose only their point.
-  const units = BigInt(dot === -1 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1));
-  const places = (dot === -1 ? 0 : mantissa.length - dot - 1) - (e === -1 ? 0 : Number(text.slice(e + 1)));
-  return places >= 0 ? { units, places } : { units: units * ten(-places), places: 0 };
+  return { big: new Decimal(text), places: placesOf(text) };
 }
 
-/** Plain text with exactly the Exact's places (a zero has no sign). Never rounds. */
+/**
+ * Plain text with exactly the Exact's places (a zero has no sign). Never rounds: `places` holds
+ * every digit. Written from the Big's digits directly: toFixed would copy the Big to round it first,
+ * once per figure of every position.
+ */
 export function exactText(x: Exact): string {
-  const negative = x.units < 0n;
-  let digits = (negative ? -x.units : x.units).toString();
+  const { c, e, s } = x.big;
   const places = x.places;
-  if (places > 0) {
-    if (digits.length <= places) digits = '0'.repeat(places - digits.length + 1) + digits;
-    digits = `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  const digits = c.join('');
+  let text: string;
+  if (e < 0) {
+    // 0.000ddd: the fraction is the zeros before the first digit, the digits, then zeros to `places`.
+    text = `0.${'0'.repeat(-e - 1)}${digits}`;
+    text += '0'.repeat(Math.max(0, places - (digits.length - e - 1)));
+  } else if (e + 1 >= digits.length) {
+    text = digits + '0'.repeat(e + 1 - digits.length);
+    if (places > 0) text += `.${'0'.repeat(places)}`;
+  } else {
+    const fraction = digits.slice(e + 1);
+    text = `${digits.slice(0, e + 1)}.${fraction}${'0'.repeat(Math.max(0, places - fraction.length))}`;
   }
-  return negative ? `-${digits}` : digits;
-}
-
-/** x at `places` ≥ its own: the same number with zeros after it. */
-function widened(x: Exact, places: number): bigint {
-  return places === x.places ? x.units : x.units * ten(places - x.places);
+  return s < 0 && c[0] !== 0 ? `-${text}` : text;
 }
 
 /** x × y, exactly, with the places of both. */
 export function product(x: Exact, y: Exact): Exact {
-  return { units: x.units * y.units, places: x.places + y.places };
+  return { big: x.big.times(y.big), places: x.places + y.places };
 }
 
 /** x - y, exactly, with the places of the longer. */
 export function difference(x: Exact, y: Exact): Exact {
-  const places = Math.max(x.places, y.places);
-  return { units: widened(x, places) - widened(y, places), places };
+  return { big: x.big.minus(y.big), places: Math.max(x.places, y.places) };
 }
 
-/** x with its trailing zeros dropped, but not below `floor` places. */
-function trimmed(x: Exact, floor: number): Exact {
-  let { units, places } = x;
-  while (places > floor && units % 10n === 0n) {
-    units /= 10n;
-    places--;
-  }
-  return places === x.places ? x : { units, places };
+/** Digits after the point of a Big in plain notation, trailing zeros dropped. */
+function naturalPlaces(big: Big): number {
+  return Math.max(0, big.c.length - 1 - big.e);
 }
 
 /**
@@ -98,13 +86,8 @@ function trimmed(x: Exact, floor: number): Exact {
  * only from a rate's places (72480.00 GBX × 0.01 is 724.80 GBP, not 724.8000).
  */
 export function converted(value: Exact, rate: Exact): Exact {
-  return trimmed(product(value, rate), value.places);
-}
-
-/** x shown with `places` places, at least its own digits: a sum of terms with more places. */
-export function withPlaces(x: Exact, places: number): Exact {
-  const exactly = trimmed(x, places);
-  return exactly.places < places ? { units: widened(exactly, places), places } : exactly;
+  const big = value.big.times(rate.big);
+  return { big, places: Math.max(value.places, naturalPlaces(big)) };
 }
 
 /** a × b, exactly, with the places of both: 0.1 × 0.30 = 0.030. */
@@ -124,7 +107,7 @@ export function convert(value: string, rate: string): string {
 
 /** A running sum of decimals, exact, with the places of its most precise term; 0 when empty. */
 export class DecimalSum {
-  private units = 0n;
+  private big: Big = new Decimal(0);
   private places = 0;
 
   add(text: string): void {
@@ -132,20 +115,17 @@ export class DecimalSum {
   }
 
   addExact(x: Exact): void {
-    if (x.places > this.places) {
-      this.units *= ten(x.places - this.places);
-      this.places = x.places;
-    }
-    this.units += widened(x, this.places);
+    this.big = this.big.plus(x.big);
+    if (x.places > this.places) this.places = x.places;
   }
 
   /** The sum so far, with its places. */
   exact(): Exact {
-    return { units: this.units, places: this.places };
+    return { big: this.big, places: this.places };
   }
 
   toString(): string {
-    return exactText(this.exact());
+    return this.big.toFixed(this.places);
   }
 }
 
