@@ -2,18 +2,19 @@
 // red down, the changed digits bold and underlined), an arrow for the mid's direction (so the facts
 // survive without colour), a sparkline of this session's mids, and a status line. Pure: a view and
 // the terminal's size in, lines out; src/cli/watch draws them. The columns are the table's
-// (quote-table.ts), laid out by the same engine (grid.ts); in a window of fixed height, the board
-// drops the least needed columns to fit its width, and names them in a line of their own.
+// (quote-table.ts), laid out by the same engine (grid.ts), and where they do not fit side by side, a
+// block per quote with every field, as the table. Only where neither fits the window's height does the
+// board leave fields out, and then it names them and how to see them, in lines never cut (fitQuotes).
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Quote, RateLimitInfo } from '../api/types.js';
 import { formatDuration } from '../shared/duration.js';
 import { formatClock } from '../shared/time.js';
 import type { PriceChange, QuoteChange } from './changes.js';
 import { printable } from '../shared/text.js';
-import { drawBlocks, drawSpaced, layoutColumns, shorten, SPACED_FRAME, type Column, type Layout } from './grid.js';
+import { drawBlocks, drawSpaced, layoutColumns, screenRows, shorten, SPACED_FRAME, wrapWords, type Column, type Layout } from './grid.js';
 import { ASCII_SPARK_LEVELS, SPARK_LEVELS, sparkline } from './sparkline.js';
 import { QUOTE_TABLE_FIELDS, type QuoteFieldName } from './quote-fields.js';
-import { quoteColumns, quoteRows } from './quote-table.js';
+import { quoteColumns, quoteRows, type QuoteRow } from './quote-table.js';
 
 export interface BoardStatus {
   polls: number;
@@ -81,58 +82,122 @@ export function renderBoard(view: BoardView, options: BoardOptions): string[] {
         : 'the service returned no quotes';
     return [chalk.dim(shorten(waiting, width, marks.ellipsis)), ...footer];
   }
-  const room = options.rows === undefined ? undefined : options.rows - 1 - footer.length;
-  // The rows that fit the height, with `spare` lines kept for words below them.
-  const fitting = (spare: number) => (room !== undefined && room - spare < view.data.length ? Math.max(0, room - spare - 1) : view.data.length);
-  // Only the rows on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
-  const shown = (count: number): BoardView => (count === view.data.length ? view
-    : { ...view, data: view.data.slice(0, count), changes: view.changes.slice(0, count), history: view.history.slice(0, count) });
-  const lay = (count: number) => layoutColumns(buildColumns(shown(count), options, chalk, marks), width, SPACED_FRAME, { drop: true });
-  let visibleRows = fitting(0);
-  let layout = lay(visibleRows);
-  // The line naming the columns left out takes a row's place when the height is short.
-  if (room !== undefined && layout.blocks === undefined && hiddenFields(layout).length > 0 && fitting(1) < visibleRows) {
-    visibleRows = fitting(1);
-    layout = lay(visibleRows);
-  }
-  const title = (text: string) => chalk.bold(text);
-  let lines: string[];
-  let hidden = hiddenFields(layout);
-  if (layout.blocks === undefined) {
-    lines = drawSpaced(layout, visibleRows, { ascii: options.ascii === true, title, maxWidth: width });
-  } else {
-    // Too narrow for Symbol, Bid and Ask side by side: a block per quote, with what always stays.
-    const kept = layout.blocks.filter((column) => column.dropOrder === undefined || column.name === 'note');
-    hidden = layout.blocks.filter((column) => !kept.includes(column) && column.name !== undefined);
-    const blocks = drawBlocks(kept, { maxWidth: width, title });
-    lines = [];
-    visibleRows = 0;
-    for (const block of blocks) {
-      const needed = lines.length + (lines.length === 0 ? 0 : 1) + block.length;
-      // Room for the blocks and, if any are left out, the line that says so, and the hidden columns' line.
-      if (room !== undefined && needed + (visibleRows + 1 < view.data.length ? 1 : 0) + (hidden.length > 0 ? 1 : 0) > room) break;
-      if (lines.length > 0) lines.push('');
-      lines.push(...block);
-      visibleRows++;
-    }
-  }
-  if (visibleRows < view.data.length) {
-    lines.push(chalk.dim(shorten(`${marks.ellipsis} ${view.data.length - visibleRows} more; enlarge the window to see them`, width, marks.ellipsis)));
-  }
-  if (hidden.length > 0) {
-    // Nothing is left out without a word: the columns the width could not hold, and how to see them.
-    // In the order of the columns: the fields', then the Note.
-    const order: readonly string[] = [...(options.fields ?? QUOTE_TABLE_FIELDS), 'note'];
-    const titles = hidden.sort((a, b) => order.indexOf(a.name!) - order.indexOf(b.name!)).map((column) => column.title).join(', ');
-    lines.push(chalk.dim(shorten(`${titles} hidden; widen the window or use --fields`, width, marks.ellipsis)));
-  }
+  // The frame may take every row: its last line is not followed by a newline, so it never scrolls.
+  const room = options.rows === undefined ? undefined : options.rows - footer.length;
+  const frame = [...fitQuotes(view, options, { chalk, marks, width, room }), ...footer];
   // However small the terminal, a frame never scrolls the screen (which would make it jump).
-  const frame = [...lines, ...footer];
   return options.rows === undefined ? frame : frame.slice(0, Math.max(1, options.rows));
 }
 
-function buildColumns(view: BoardView, options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
-  const rows = quoteRows(view.data, options);
+interface Fit {
+  chalk: ChalkInstance;
+  marks: Marks;
+  /** The width of a line. */
+  width: number;
+  /** The lines the quotes may take; undefined: as many as they need (the last frame, left on the screen). */
+  room: number | undefined;
+}
+
+/** One way to draw the quotes: its lines, how many quotes they show, how many fields they leave out. */
+interface Fitted {
+  lines: string[];
+  shown: number;
+  hidden: number;
+}
+
+/**
+ * The quotes' lines, as the one-shot table draws them where it can: the columns side by side when
+ * they fit the width; else a block per quote with every field, when the blocks fit the height. Only
+ * when neither shows every quote are fields left out, the least needed first (dropOrder), choosing
+ * what shows the most quotes, then the most fields, then the columns over the blocks. What is left
+ * out is named, with how to see it, in lines that are never cut; rather than cut them, fewer quotes
+ * are shown, and when not one quote fits, no field is left out: the line saying how many quotes do
+ * not fit stands alone.
+ */
+function fitQuotes(view: BoardView, options: BoardOptions, fit: Fit): string[] {
+  const { chalk, marks, width, room } = fit;
+  const total = view.data.length;
+  const title = (text: string) => chalk.bold(text);
+  const more = (count: number) => [chalk.dim(shorten(`${marks.ellipsis} ${count} more; enlarge the window to see them`, width, marks.ellipsis))];
+  // In the order of the columns: the fields', then the Note.
+  const order: readonly string[] = [...(options.fields ?? QUOTE_TABLE_FIELDS), 'note'];
+  const notice = (hidden: readonly Column[], advice: string) => (hidden.length === 0 ? [] : wrapWords(
+    `${[...hidden].sort((a, b) => order.indexOf(a.name!) - order.indexOf(b.name!)).map((column) => column.title).join(', ')} hidden; ${advice}`, width,
+  ).map((line) => chalk.dim(line)));
+  // Only the quotes that can be on screen are laid out: a frame a second costs the same for 10 symbols or 10,000.
+  // Each candidate lays out the first quotes again: their facts are read once, their columns built once per count.
+  const facts = quoteRows(view.data.slice(0, room === undefined ? total : Math.max(1, room)), options);
+  const built = new Map<number, Column[]>();
+  const columnsOf = (count: number) => built.get(count)
+    ?? built.set(count, buildColumns(firstQuotes(view, count), facts.slice(0, count), options, chalk, marks)).get(count)!;
+  // A line wider than the window (a value written whole) takes more than one of its rows.
+  const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + screenRows(line, width + 1), 0);
+  const fits = (lines: readonly string[]) => room === undefined || height(lines) <= room;
+
+  const side = (count: number): Fitted | undefined => {
+    const layout = layoutColumns(columnsOf(count), width, SPACED_FRAME, { drop: true });
+    if (layout.blocks !== undefined) return undefined;
+    const hidden = hiddenFields(layout);
+    const lines = [
+      ...drawSpaced(layout, count, { ascii: options.ascii === true, title, maxWidth: width }),
+      ...(count < total ? more(total - count) : []),
+      ...notice(hidden, 'widen the window or use --fields'),
+    ];
+    return { lines, shown: count, hidden: hidden.length };
+  };
+  const blocks = (hide: ReadonlySet<string>, count: number): Fitted | undefined => {
+    const columns = columnsOf(count);
+    // The fields not hidden and the arrow beside the symbol; the Trend, a picture of the mids, is for the columns.
+    const kept = columns.filter((column) => (column.name === undefined ? column.dropOrder === undefined : !hide.has(column.name)));
+    const hidden = columns.filter((column) => column.name !== undefined && hide.has(column.name));
+    const words = notice(hidden, 'enlarge the window or use --fields');
+    const lines: string[] = [];
+    let used = 0;
+    let shown = 0;
+    for (const block of drawBlocks(kept, { maxWidth: width, title })) {
+      const added = room === undefined ? 0 : (shown === 0 ? 0 : 1) + height(block);
+      // Below the blocks: the line saying how many quotes do not fit (one row, shortened), and the notice.
+      if (room !== undefined && used + added + (shown + 1 < total ? 1 : 0) + words.length > room) break;
+      if (shown > 0) lines.push('');
+      lines.push(...block);
+      used += added;
+      shown++;
+    }
+    if (shown === 0) return undefined;
+    // A quote that did not fit does not set the layout of those shown.
+    if (shown < count) return blocks(hide, shown);
+    return { lines: [...lines, ...(shown < total ? more(total - shown) : []), ...words], shown, hidden: hidden.length };
+  };
+
+  // The columns: every quote a line fits, fewer while the lines below them do not fit.
+  let count = room === undefined ? total : Math.min(total, room - 1);
+  let columns = count > 0 ? side(count) : undefined;
+  while (columns !== undefined && !fits(columns.lines) && --count > 0) columns = side(count);
+  const candidates: Fitted[] = columns !== undefined && count > 0 ? [columns] : [];
+  // The blocks: every field, then without the least needed, until every quote fits. A block takes
+  // two lines at least (the symbol and a field, a blank line between blocks).
+  const droppable = columnsOf(Math.min(total, 1)).filter((column) => column.name !== undefined && column.name !== 'note' && column.dropOrder !== undefined)
+    .sort((a, b) => a.dropOrder! - b.dropOrder!).map((column) => column.name!);
+  const most = room === undefined ? total : Math.min(total, Math.floor((room + 1) / 2));
+  for (let dropped = 0; dropped <= droppable.length && most > 0; dropped++) {
+    // The blocks show `most` quotes at best: no use trying them when a way shows as many, leaving out as few.
+    if (candidates.some((candidate) => candidate.shown >= most && candidate.hidden <= dropped)) break;
+    const fitted = blocks(new Set(droppable.slice(0, dropped)), most);
+    if (fitted !== undefined) candidates.push(fitted);
+  }
+  const best = candidates.reduce<Fitted | undefined>((chosen, candidate) => (chosen === undefined || candidate.shown > chosen.shown
+    || (candidate.shown === chosen.shown && candidate.hidden < chosen.hidden) ? candidate : chosen), undefined);
+  return best?.lines ?? more(total);
+}
+
+/** The view of the first `count` quotes. */
+function firstQuotes(view: BoardView, count: number): BoardView {
+  return count === view.data.length ? view
+    : { ...view, data: view.data.slice(0, count), changes: view.changes.slice(0, count), history: view.history.slice(0, count) };
+}
+
+/** The board's columns for the quotes of `view`, whose facts are `rows` (quoteRows). */
+function buildColumns(view: BoardView, rows: readonly QuoteRow[], options: BoardOptions, chalk: ChalkInstance, marks: Marks): Column[] {
   const columns: Column[] = quoteColumns(rows, chalk, (field, padded, row) => stylePrice(padded, priceChange(view.changes[row], field), chalk), options.ascii, options.fields);
   const arrows: Column = {
     title: '', align: 'left', cells: view.changes.map((change) => arrow(change?.mid.direction, marks)),

@@ -3,8 +3,9 @@
 // row plus a style added after padding, so widths come from the text and colour never counts. When
 // the width is short, free text that can shrink (a Note) shrinks first. Then the table keeps every
 // column: if they do not fit side by side, each row becomes a block, a field per line, so a narrower
-// terminal never shows fewer fields. The board, redrawn in a window of fixed height, may drop the
-// least needed columns instead (in `dropOrder`), and names what it dropped (Layout.hidden). A value
+// terminal never shows fewer fields. The board, redrawn in a window of fixed height, may also drop the
+// least needed columns (in `dropOrder`) where the blocks do not fit that height, and names what it
+// dropped (Layout.hidden). A value
 // is never cut: a value wider than the terminal is written whole for the terminal to wrap. Only free
 // text (a Note, a status line) is shortened, with a marker.
 // Drawn here rather than with cli-table3, whose layout grows faster than linearly with the rows:
@@ -247,6 +248,35 @@ export function shorten(text: string, width: number, ellipsis: string): string {
   return `${kept.replace(/[,:;·|]$/, '').trimEnd()}${ellipsis}`;
 }
 
+/**
+ * Free text in lines of at most `width`, broken at spaces, every word kept: where one word is longer
+ * than a line (a window a few columns wide), it is broken across lines rather than cut. For the
+ * words that must be read whole, such as what a board leaves out and how to see it.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const size = Math.max(1, width);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ').filter((part) => part !== '')) {
+    if (line !== '' && displayWidth(line) + 1 + displayWidth(word) <= size) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let chars = [...word];
+    for (; chars.length > size; chars = chars.slice(size)) lines.push(chars.slice(0, size).join(''));
+    line = chars.join('');
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The terminal rows a line takes in a window `columns` wide: a value wider than the window wraps. */
+export function screenRows(line: string, columns: number): number {
+  return Math.max(1, Math.ceil(displayWidth(line.replace(SGR_ALL, '')) / Math.max(1, columns)));
+}
+
+const SGR_ALL = /\u001b\[[0-9;]*m/g;
 const SGR = /^\u001b\[[0-9;]*m/;
 
 /** Cuts text to `width` visible characters, skipping colour sequences; resets styles if it cut. */

@@ -68,8 +68,9 @@ export type PriceStyle = (field: QuoteFieldName, padded: string, row: number) =>
  * The columns both the table and the board show, one per field in `names` and a Note when a row
  * has one, aligned and styled: stale rows dimmed, notes in yellow (stale) or red (anything worse).
  * The Note is cut to fit before anything else gives. The table keeps every column (a block per quote
- * when they do not fit); the board drops them in their dropOrder (quote-fields.ts: Age, then
- * Spread, then Mid, then the Note), and Symbol, Bid and Ask always stay.
+ * when they do not fit); the board too, unless its window is too short for the blocks, where it drops
+ * them in their dropOrder (quote-fields.ts: Age, then Spread, then Mid, then the Note) and names
+ * them; Symbol, Bid and Ask always stay.
  */
 export function quoteColumns(
   rows: readonly QuoteRow[], chalk: ChalkInstance, priceStyle?: PriceStyle, ascii = false, names: readonly QuoteFieldName[] = QUOTE_TABLE_FIELDS,

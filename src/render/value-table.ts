@@ -6,14 +6,15 @@
 // table engine (grid.ts): fitted to a terminal, or a block per line when the columns do not fit.
 // On the board of a watch, a Change column in each table: how each figure in the base moved since
 // it was first known (value-changes.ts), signed, with an arrow, so the direction survives no colour;
-// and in a window too narrow for every column, the least needed are left out (and named) rather
-// than each line becoming a block, as the quotes' board does: the symbol and its value in the base stay.
+// and in a window too narrow for every column, the least needed are left out rather than each line
+// becoming a block (the symbol and its value in the base stay), named below with how to see them, in
+// words wrapped over lines, never cut.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Valuation, ValuedPosition } from '../api/valuation.js';
 import { printable } from '../shared/text.js';
 import { alignDecimals, compactDecimal } from './decimal.js';
 import type { TableOptions } from './fields.js';
-import { BOX_FRAME, drawBox, layoutColumns, shorten, type Column } from './grid.js';
+import { BOX_FRAME, drawBox, layoutColumns, wrapWords, type Column } from './grid.js';
 import { drawTable } from './table.js';
 import { signedChange, type ValuationChange } from './value-changes.js';
 import { totalRows, VALUE_FIELDS, type ValueFieldName } from './value-fields.js';
@@ -155,9 +156,7 @@ function fitTable(columns: Column[], chalk: ChalkInstance, options: Pick<TableOp
   // Still too wide (a value wider than the window): every column, a block per line, as the one-shot table.
   if (layout.blocks !== undefined || layout.hidden.length === 0) return box;
   const titles = ordered.filter((column) => layout.hidden.includes(column)).map((column) => column.title).join(', ');
-  // The names matter more than the advice: the advice goes first when the line is too long.
-  const room = Math.max(1, (width ?? Infinity) - 1);
-  const full = `${titles} hidden; widen the window or use --fields`;
-  const line = full.length <= room ? full : shorten(`${titles} hidden`, room, options.ascii ? '...' : '…');
-  return `${box}${chalk.dim(line)}\n`;
+  // What is left out and how to see it, whole: over more lines rather than cut.
+  const lines = wrapWords(`${titles} hidden; widen the window or use --fields`, Math.max(1, (width ?? Infinity) - 1));
+  return `${box}${lines.map((line) => `${chalk.dim(line)}\n`).join('')}`;
 }

@@ -95,13 +95,15 @@ describe('renderBoard', () => {
     expect(lines[2]).toMatch(/crossed$/);
   });
 
+  // In a window of 8 rows, two quotes' blocks (6 lines each and one between) do not fit: the columns
+  // stay side by side and the least needed go.
   it.each([
     [100, ['Spread', 'Age', 'Trend']],
     [62, ['Spread', 'Age']], // the sparkline goes first
     [55, ['Spread']],
     [46, []],
-  ])('fits %s columns: keeps %j besides the prices', (columns, kept) => {
-    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: true, columns, rows: 30, now: NOW });
+  ])('fits %s columns of a short window: keeps %j besides the prices', (columns, kept) => {
+    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: true, columns, rows: 8, now: NOW });
     for (const line of lines) expect([...plain(line)].length).toBeLessThan(columns);
     for (const title of ['Spread', 'Age', 'Trend']) expect(lines[0]!.includes(title)).toBe(kept.includes(title));
     expect(plain(lines[1]!)).toContain('1.08511');
@@ -110,24 +112,58 @@ describe('renderBoard', () => {
   it.each([
     [100, undefined],
     [62, undefined], // only the sparkline went: not a field
-    [55, 'Age hidden; widen the window or use --fields'],
-    [46, 'Spread, Age hidden; widen the window or use…'],
-    [30, 'Mid, Spread, Age hidden…'], // blocks of Bid and Ask
-  ])('at %s columns names the fields it leaves out: %j', (columns, said) => {
-    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: true, columns, rows: 30, now: NOW }).map(plain);
-    const hidden = lines.filter((line) => line.includes(' hidden'));
-    expect(hidden).toEqual(said === undefined ? [] : [said]);
+    [55, ['Age hidden; widen the window or use --fields']],
+    // 45 wide: wrapped, never cut.
+    [46, ['Spread, Age hidden; widen the window or use', '--fields']],
+  ])('at %s columns of a short window names the fields it leaves out, and how to see them: %j', (columns, said) => {
+    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: true, columns, rows: 8, now: NOW }).map(plain);
+    // The quotes' lines end where the status line's blank line begins.
+    const quotes = lines.slice(0, lines.lastIndexOf(''));
+    expect(quotes.slice(3)).toEqual(said ?? []);
     for (const line of lines) expect([...line].length).toBeLessThan(columns);
   });
 
-  it('keeps within the height, the line naming the hidden columns taking a row\'s place', () => {
+  it.each([
+    // The columns do not fit 46 or 30; the blocks (6 lines each, 1 between, 2 for the status line) fit 15 rows.
+    [46, 15],
+    [30, 30],
+  ])('at %s columns of a window %s high: a block per quote with every field, as the one-shot table', (columns, rows) => {
+    const lines = renderBoard(view([EURUSD, AAPL], [EURUSD_UP, AAPL_DOWN]), { color: false, columns, rows, now: NOW });
+    // The status line, shortened to the width, last.
+    expect(lines.slice(0, -1)).toEqual([
+      'EURUSD ▲', '  Bid     1.08510', '  Ask     1.08512', '  Mid     1.08511', '  Spread  0.00002', '  Age     2s', '',
+      'AAPL ▼', '  Bid     227.05', '  Ask     227.12', '  Mid     227.085', '  Spread  0.07', '  Age     2s', '',
+    ]);
+    expect(lines.at(-1)).toMatch(new RegExp(`^updated ${formatClock(NOW)} · poll 3`));
+  });
+
+  it('at 40x20 with 3 quotes: blocks leaving out only what the height cannot hold, named whole with how to see it', () => {
+    const USDJPY = quote('USDJPY', '149.711', '149.714', '149.7125');
+    const lines = renderBoard(view([EURUSD, USDJPY, AAPL], [EURUSD_UP, USDJPY, AAPL_DOWN]), { color: false, columns: 40, rows: 20, now: NOW });
+    // 18 rows above the status line. Every field: 3 blocks of 6 lines and 2 between, 20. Without Age:
+    // 17, and the notice takes 2 at 39 columns, 19. Without Spread and Age: 14 and 2, 16. The columns
+    // side by side hold Symbol, Bid and Ask (6 + 9 + 9, the arrow, 2 between each: 31), not Mid (42).
+    expect(lines.slice(0, -2)).toEqual([
+      'EURUSD ▲', '  Bid  1.08510', '  Ask  1.08512', '  Mid  1.08511', '',
+      'USDJPY', '  Bid  149.711', '  Ask  149.714', '  Mid  149.7125', '',
+      'AAPL ▼', '  Bid  227.05', '  Ask  227.12', '  Mid  227.085',
+      'Spread, Age hidden; enlarge the window',
+      'or use --fields',
+    ]);
+    expect(lines.at(-2)).toBe('');
+  });
+
+  it('keeps within the height, the lines naming the hidden columns taking rows\' places', () => {
     const many = Array.from({ length: 20 }, (_, i) => quote(`SYM${i}`, '1.3', '1.2', '1.25')); // crossed: every row has a Note
     const lines = renderBoard(view(many, many), { color: false, columns: 40, rows: 10, now: NOW });
+    // 10 rows: the status line and the blank above it, the notice (2 lines at 39), the line of the
+    // quotes left out, the titles, and 4 quotes.
     expect(lines.slice(0, 8)).toEqual([
       expect.stringMatching(/^Symbol +Bid +Ask +Mid +Note$/),
-      ...[0, 1, 2, 3, 4].map((i) => expect.stringMatching(new RegExp(`^SYM${i} +1\\.3 +1\\.2 +1\\.25 +crossed$`))),
-      '… 15 more; enlarge the window to see…',
-      'Spread, Age hidden; widen the window…',
+      ...[0, 1, 2, 3].map((i) => expect.stringMatching(new RegExp(`^SYM${i} +1\\.3 +1\\.2 +1\\.25 +crossed$`))),
+      '… 16 more; enlarge the window to see…',
+      'Spread, Age hidden; widen the window or',
+      'use --fields',
     ]);
     expect(lines).toHaveLength(10);
   });

@@ -1,13 +1,15 @@
-// The table and the board on a real terminal of 0, 8, 20 and 30 columns (util-linux `script` gives
+// The table and the board on a real terminal of 0 to 100 columns (util-linux `script` gives
 // the built bin a pseudo-terminal; `stty cols` sets its width, 0 being a terminal that does not know
 // its own). Every price the sandbox served is drawn whole, every number drawn is one it served (or a
 // spread), and no line is wider than the terminal unless it is one value, written whole for the
-// terminal to wrap. Needs `script` and the built dist/ (npm test builds it first).
+// terminal to wrap. On the board, every field is shown or named with how to see it, in words never
+// cut. Needs `script` and the built dist/ (npm test builds it first).
 import fs from 'node:fs';
 import path from 'node:path';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_SCRIPT, ROOT, runOnTerminal } from '../helpers/bin.js';
+import { readBoardFrame } from '../helpers/board-frame.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliLogin, getQuotes, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -23,9 +25,9 @@ let dir: string;
 let served: Array<{ symbol: string; bid: string; ask: string; mid: string }>;
 
 /** Runs mkt in a pseudo-terminal `columns` wide; what the terminal was sent. */
-async function inTerminal(columns: number, args: string[], env: Record<string, string> = {}): Promise<string> {
+async function inTerminal(columns: number, args: string[], env: Record<string, string> = {}, rows = 40): Promise<string> {
   const result = await runOnTerminal(['quotes', ...args], {
-    columns, rows: 40, timeoutMs: 15_000,
+    columns, rows, timeoutMs: 15_000,
     env: { TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, MKT_CONFIG_DIR: dir, ...env },
   });
   return result.stdout;
@@ -44,12 +46,13 @@ function fieldTitles(lines: string[]): string[] {
   return inline.every((title) => title !== undefined) ? inline as string[] : block.filter((line) => /^[A-Z][a-z]+$/.test(line));
 }
 
-function expectWhole(lines: string[], width: number | undefined): void {
+/** `count`: the quotes the lines hold, the first served (a board may have room for fewer). */
+function expectWhole(lines: string[], width: number | undefined, count = served.length): void {
   const text = lines.join('\n');
   const allowed = served.flatMap((q) => [q.bid, q.ask, q.mid, new Big(q.ask).minus(q.bid).toString()]).map((value) => new Big(value));
   const numbers = [...text.matchAll(NUMBER)].map((match) => match[0]);
   for (const number of numbers) expect(allowed.some((value) => value.eq(number)), `${number} in\n${text}`).toBe(true);
-  for (const q of served) {
+  for (const q of served.slice(0, count)) {
     expect(text).toMatch(new RegExp(`(^|\\s)${q.symbol}(\\s|$)`, 'm'));
     for (const price of [q.bid, q.ask]) expect(numbers.some((number) => new Big(number).eq(price)), `${price} whole in\n${text}`).toBe(true);
   }
@@ -107,5 +110,37 @@ describe.skipIf(!HAS_SCRIPT)('narrow terminals, as a process (script)', () => {
     if (columns === 0) expect(quotes[0]).toMatch(/^Symbol +Bid +Ask +Mid +Spread +Age +Trend$/);
     else expect(quotes[0]).toMatch(/^EURUSD\b/);
     expectWhole(quotes, columns === 0 ? 79 : columns - 1);
+  });
+
+  // The board in windows where the columns do not fit side by side. 3 quotes' blocks with every field
+  // take 3 x 6 lines and 2 between, with the status line and the blank above it 22 rows: they fit 45
+  // rows, as in the one-shot table, and not 20, 10 or 5, where fields may go, named with how to see them.
+  const FIELDS = ['Bid', 'Ask', 'Mid', 'Spread', 'Age'];
+  it.each([
+    [40, 20], [30, 45], [30, 10], [20, 10], [20, 5],
+  ])('the board at %sx%s: every field shown or named, in words never cut', async (columns, rows) => {
+    const lines = lastFrame(await inTerminal(columns, [...SYMBOLS, '--watch', '--count', '1'], {}, rows));
+    const where = lines.join('\n');
+    expect(lines.length, where).toBeLessThanOrEqual(rows);
+    for (const line of lines) expect([...line].length, where).toBeLessThan(columns);
+    const frame = readBoardFrame(lines, FIELDS);
+    expect(frame.shown.length + frame.more, where).toBe(SYMBOLS.length);
+    for (const [index, shown] of frame.shown.entries()) {
+      expect(shown.lines[0], where).toMatch(new RegExp(`^${SYMBOLS[index]}\\b`));
+      expect([...shown.titles, ...frame.named].sort(), where).toEqual([...FIELDS].sort());
+    }
+    expectWhole(frame.shown.flatMap((shown) => shown.lines), columns - 1, frame.shown.length);
+    if (rows >= 22) {
+      expect(frame.named, where).toEqual([]);
+      expect(frame.shown.length, where).toBe(SYMBOLS.length);
+    } else if (columns === 40) {
+      // Blocks of Symbol, Bid, Ask and Mid take 3 x 4 lines and 2 between, 2 for the notice at 39
+      // columns and 2 for the status line: 18 rows. Every quote is shown, Spread and Age at most hidden.
+      expect(frame.shown.length, where).toBe(SYMBOLS.length);
+      expect(frame.named.length, where).toBeLessThanOrEqual(2);
+    } else if (frame.shown.length === 0) {
+      // Not one quote fits: the line saying how many do not fit stands alone, no field is named.
+      expect(frame.notice, where).toBeUndefined();
+    }
   });
 });

@@ -47,7 +47,12 @@ describe('the value board', () => {
     expect(width(wide)).toBeGreaterThan(columns);
     const text = renderValueTable(valuation, table(columns), { change });
     expect(width(text)).toBeLessThanOrEqual(columns);
-    const hiddenOf = (part: string) => part.trimEnd().split('\n').at(-1)!.match(/^(.*) hidden(; widen the window or use --fields)?$/)?.[1]?.split(', ');
+    // The lines below the box (its last line starts with +), read as one: the names and the advice, whole.
+    const hiddenOf = (part: string) => {
+      const lines = part.trimEnd().split('\n');
+      const below = lines.slice(lines.findLastIndex((line) => line.startsWith('+')) + 1);
+      return below.join(' ').match(/^(.*) hidden; widen the window or use --fields$/)?.[1]?.split(', ');
+    };
     const [widePositions, wideTotals] = wide.split('\n\n') as [string, string];
     const [positions, totals] = text.split('\n\n') as [string, string];
     for (const [narrow, whole, kept] of [[positions, widePositions, 'Symbol'], [totals, wideTotals, 'Total']] as const) {
@@ -68,6 +73,8 @@ describe('the value board', () => {
     // Narrower: the value in its own currency goes before its currency, never shown without it.
     const narrower = renderValueTable(valuation, table(56), { change }).split('\n\n')[0]!;
     expect(hiddenOf(narrower)).toEqual(['Quantity', 'Price', 'Value', 'Cost', 'P&L']);
+    // Too long for one line of 55: wrapped over two, the advice kept.
+    expect(narrower.trimEnd().split('\n').slice(-2)).toEqual(['Quantity, Price, Value, Cost, P&L hidden; widen the', 'window or use --fields']);
     expect(narrower.split('\n')[1]).toContain('Currency');
   });
 
