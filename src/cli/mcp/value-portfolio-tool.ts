@@ -82,7 +82,7 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     }),
     outputSchema: VALUATION,
     annotations: { title: 'Value a portfolio', ...SERVICE_TOOL },
-  }, (input, extra) => answerCall(session, extra.signal, async (call) => {
+  }, (input, extra) => answerCall(session, extra, async (call) => {
     // Read and checked before any request, as mkt value reads a file.
     const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
     call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
