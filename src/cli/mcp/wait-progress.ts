@@ -64,7 +64,8 @@ export function createWaitProgress(extra: CallExtra, now: () => number): WaitPro
       timer = setInterval(() => {
         const left = end - now();
         if (left <= 0) return stop();
-        tell(describeWait({ ...event, waitMs: left }));
+        // What is left, in whole seconds as the service counts waits (`49s`, not `48.9s`).
+        tell(describeWait({ ...event, waitMs: Math.ceil(left / 1000) * 1000 }));
       }, PROGRESS_EVERY_MS);
       timer.unref();
     },
