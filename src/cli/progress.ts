@@ -79,7 +79,7 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
 }
 
 /** `waiting 58s for the rate limit (60/100 requests done)`, `503 Service Unavailable; retrying in 2s (1/2)`. */
-function describeWait(event: WaitEvent): string {
+export function describeWait(event: WaitEvent): string {
   const wait = describeSpan(event.waitMs);
   if (event.kind === 'rate-limit') return `waiting ${wait} for the rate limit (${event.done}/${event.total} requests done)`;
   const attempt = event.attempt === undefined || event.retries === undefined ? '' : ` (${event.attempt - 1}/${event.retries})`;

@@ -116,7 +116,7 @@ describe('the service refusing, and the network failing', () => {
   it('a 429 asking for more than --max-wait is answered at once, with the wait it would need', async () => {
     serve('429');
     const result = await server.call('get_quotes', { symbols: ['EURUSD'] });
-    expect(errorText(result)).toContain('error: rate limited (429 RATE_LIMITED) after 1 attempt; the service asks to wait 2m, longer than --max-wait 90s');
+    expect(errorText(result)).toContain('error: rate limited (429 RATE_LIMITED) after 1 attempt; the service asks to wait 2m, longer than --max-wait 45s');
     expect(errorText(result)).toMatch(/hint: call again after \d\d:\d\d:\d\d UTC \(in 2m\)/);
     expect(errorJson(result)).toMatchObject({ code: 'RATE_LIMITED', exit_code: 6, status: 429, retry_after_ms: 120_000 });
     expect(service.requests.length - firstOfMode).toBe(1);

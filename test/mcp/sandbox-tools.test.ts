@@ -3,6 +3,7 @@
 // bad input, the server answering after each error, and exit 0 when the client closes its stdin.
 // The sandbox's clock stands still, so every call sees the same prices; expected values are worked
 // out here from the quotes, with big.js.
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BigJs from 'big.js';
 import { parse as parseLossless, isLosslessNumber } from 'lossless-json';
@@ -72,7 +73,9 @@ describe('tools/list', () => {
     const output = (name: string) => named.get(name)!.outputSchema as Schema;
     for (const price of ['bid', 'ask', 'mid']) isDecimalString(at(output('get_quotes'), 'data', '[]', price));
     for (const price of ['bid', 'ask', 'mid']) isDecimalString(at(output('check_quotes'), 'data', '[]', price));
-    for (const amount of ['price', 'value', 'rate', 'value_base']) isDecimalString(at(output('value_portfolio'), 'positions', '[]', amount));
+    for (const amount of ['quantity', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base']) isDecimalString(at(output('value_portfolio'), 'positions', '[]', amount));
+    // As mkt value --json: a position's rate is its currency's, in fx and totals.
+    expect(Object.keys(at(output('value_portfolio'), 'positions', '[]').properties!)).not.toContain('rate');
     isDecimalString(at(output('value_portfolio'), 'total_base'));
     isDecimalString(at(output('value_portfolio'), 'fx', '[]', 'rate'));
     // The fields a quote may be asked for, named in the schema.
@@ -184,7 +187,7 @@ describe('value_portfolio', () => {
     const sent = bySymbol((await quotes(['VOD.L', 'SAP.DE', '7203.T', 'AAPL', 'GBPUSD', 'EURUSD', 'USDJPY'])).data);
     const mid = (symbol: string) => new Big(sent.get(symbol)!.mid);
     const result = structured<{
-      base: string; positions: Array<{ symbol: string; value: string | null; rate: string | null; value_base: string | null; pnl?: string | null; status: string }>;
+      base: string; positions: Array<{ symbol: string; value: string | null; value_base: string | null; pnl: string | null; status: string }>;
       total_base: string; missing: string[]; incomplete: boolean; fx: Array<{ from: string; method: string; rounded: boolean }>;
     }>(await server.call('value_portfolio', {
       base: 'USD',
@@ -221,6 +224,49 @@ describe('value_portfolio', () => {
     const total = expected.reduce((sum, value) => sum.plus(value), new Big(0));
     expect(new Big(result.total_base).eq(total), `${result.total_base} = ${total.toFixed()}`).toBe(true);
     expect(result.fx.find((rate) => rate.from === 'JPY')).toMatchObject({ method: 'inverse', rounded: true });
+  });
+
+  it('gives the document mkt value --json writes, member for member and in its order, each decimal as the string of its digits', async () => {
+    const positions = [
+      { symbol: 'AAPL', quantity: '10', currency: 'USD', cost: '150.25' },
+      { symbol: 'SAP.DE', quantity: '3', currency: 'EUR' },
+      { symbol: '7203.T', quantity: '-200', currency: 'JPY', cost: '2500' },
+      { symbol: 'VOD.L', quantity: '1000', currency: 'GBX' },
+      { symbol: 'SEK', quantity: '100', currency: 'SEK' },
+      { symbol: 'NOSUCH', quantity: '1', currency: 'USD' },
+    ];
+    const file = path.join(tempDir(), 'positions.json');
+    writeFileSync(file, JSON.stringify(positions));
+    // The sandbox's clock stands still: both see the same prices.
+    const cli = await runBin(['value', file, '--base', 'USD', '--json'], { env });
+    expect(cli.code, cli.stderr).toBe(0);
+    const tool = structured<Record<string, unknown>>(await server.call('value_portfolio', { base: 'USD', positions }));
+
+    // mkt's JSON with each number literal as its digits; the tool's with its numbers (counts) as theirs.
+    const written = parseLossless(cli.stdout, null, (digits: string) => digits);
+    const numbers: string[] = [];
+    const asText = (value: unknown, at: string): unknown => {
+      if (typeof value === 'number') {
+        numbers.push(at);
+        return String(value);
+      }
+      if (Array.isArray(value)) return value.map((item, i) => asText(item, `${at}[${i}]`));
+      if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, asText(member, `${at}.${key}`)]));
+      return value;
+    };
+    // The same keys in the same order at every level, the same values: JSON.stringify keeps the order.
+    expect(JSON.stringify(asText(tool, ''), null, 2)).toBe(JSON.stringify(written, null, 2));
+    // Only the counts are JSON numbers; every amount is a string.
+    expect(numbers.length).toBeGreaterThan(0);
+    for (const at of numbers) expect(at).toMatch(/^\.totals\[\d+\]\.positions$/);
+
+    // What the comparison covers: a position with no cost has null cost and P&L, as mkt writes them;
+    // no position has a rate; a currency with no route and a symbol with no quote are there.
+    const valued = tool.positions as Array<Record<string, unknown>>;
+    expect(valued[1]).toMatchObject({ symbol: 'SAP.DE', cost: null, pnl: null, pnl_base: null, status: 'ok' });
+    expect(valued.every((position) => !('rate' in position))).toBe(true);
+    expect(valued.map((position) => position.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'no_route', 'missing']);
+    expect(Object.keys(tool)).toEqual(['base', 'price', 'positions', 'total_base', 'total_pnl_base', 'incomplete', 'missing', 'no_route', 'totals', 'fx']);
   });
 
   it.each<[string, Record<string, unknown>, string]>([

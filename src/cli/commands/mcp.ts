@@ -1,7 +1,9 @@
 // mkt mcp: mkt's data for AI agents, as a Model Context Protocol server on standard input and
 // output (src/cli/mcp/). The server and the SDK under it load only when this command runs.
 import type { Command } from 'commander';
+import { formatDuration } from '../../shared/duration.js';
 import type { Deps } from '../deps.js';
+import { MCP_MAX_WAIT_MS, PROGRESS_EVERY_MS } from '../mcp/wait-progress.js';
 import { commandOptions } from '../options/command-options.js';
 import { addNetworkOptions } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
@@ -18,8 +20,14 @@ check_quotes, auth_status. Every price and amount is a decimal string, with ever
 logs in, logs out or changes the settings: each call uses the profile, token and settings that mkt
 quotes would use at that moment (run \`mkt login\` first, or give MKT_TOKEN, or MKT_CLIENT_ID and
 MKT_CLIENT_SECRET, in the client's configuration), and the network options hold for each call as
-for one run of mkt quotes (--max-wait: the waiting one call may do). Logs and -v request lines go
-to stderr. It ends when the client closes its standard input, or on SIGINT or SIGTERM (exit 0).
+for one run of mkt quotes. Logs and -v request lines go to stderr. It ends when the client closes
+its standard input, or on SIGINT or SIGTERM (exit 0).
+
+--max-wait is the waiting one call may do, for retries and the rate limit: ${formatDuration(MCP_MAX_WAIT_MS)} unless given,
+not mkt's 90s, because MCP clients give up on a call after 60s by default; a call that would need
+longer answers at once with an error giving the wait (retry_after_ms). A client that sends a
+progress token gets a progress notification as each wait starts and every ${formatDuration(PROGRESS_EVERY_MS)} while it lasts: with
+its timeout reset on progress, it can wait for a longer --max-wait.
 
 The entry in a client's configuration (Claude Desktop, Cursor, a project's .mcp.json; the README
 has VS Code's and the standalone executable's):
@@ -28,7 +36,11 @@ has VS Code's and the standalone executable's):
 Examples:
   $ claude mcp add mkt -- mkt mcp
   $ mkt mcp --profile ci --max-wait 2m`);
-  addNetworkOptions(addTargetOptions(command)).action(async (_options: McpFlags, self: Command) => {
+  addNetworkOptions(addTargetOptions(command));
+  // The network options' own words give the CLI's default.
+  const maxWait = command.options.find((option) => option.long === '--max-wait');
+  if (maxWait) maxWait.description = `the most time one tool call spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT; default ${formatDuration(MCP_MAX_WAIT_MS)}, within the 60s after which MCP clients give up on a call)`;
+  command.action(async (_options: McpFlags, self: Command) => {
     const { runMcpServer } = await import('../mcp/run-mcp-server.js');
     state.exitCode = await runMcpServer(deps, commandOptions<McpFlags>(self));
   });

@@ -50,5 +50,5 @@ export function registerAuthStatus(server: McpServer, session: McpSession): void
     inputSchema: z.strictObject({}),
     outputSchema: STATUS,
     annotations: { title: 'Credentials status', ...LOCAL_TOOL },
-  }, (_input, extra) => answerCall(session, extra.signal, async (call) => ({ ...await buildStatus(call.deps, session.flags) })));
+  }, (_input, extra) => answerCall(session, extra, async (call) => ({ ...await buildStatus(call.deps, session.flags) })));
 }

@@ -55,7 +55,7 @@ export function registerCheckQuotes(server: McpServer, session: McpSession): voi
       unasked: UNASKED,
     }),
     annotations: { title: 'Check quotes', ...SERVICE_TOOL },
-  }, (input, extra) => answerCall(session, extra.signal, async (call) => {
+  }, (input, extra) => answerCall(session, extra, async (call) => {
     const symbols = checkSymbols(input.symbols);
     const venue = checkVenue(input.venue);
     // Refused before any request, as mkt quotes refuses a --check.

@@ -26,7 +26,7 @@ export function registerGetQuotes(server: McpServer, session: McpSession): void 
       unasked: UNASKED,
     }),
     annotations: { title: 'Get quotes', ...SERVICE_TOOL },
-  }, (input, extra) => answerCall(session, extra.signal, async (call) => {
+  }, (input, extra) => answerCall(session, extra, async (call) => {
     const symbols = checkSymbols(input.symbols);
     const venue = checkVenue(input.venue);
     const fields = checkFields(input.fields as QuoteFieldName[] | undefined);

@@ -4,5 +4,6 @@
 // command reads or parses it (docs/benchmarks.md).
 export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+export type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+export type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 export { z } from 'zod';

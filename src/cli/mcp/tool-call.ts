@@ -2,8 +2,9 @@
 // `mkt quotes` makes it (the profile, the token and its renewal, proxies, CAs, pacing, --max-wait),
 // when the call needs it, from the settings, variables and config file as they are at that moment:
 // the config file is read afresh for each call, so a `mkt login` in another terminal counts from
-// the next call on. What the call opened (the dispatcher and its connections, the progress line's
-// timer) is closed when it ends.
+// the next call on. Its waits are within MCP_MAX_WAIT_MS unless --max-wait or MKT_MAX_WAIT says,
+// and told to the client as progress when it asked for progress (wait-progress.ts). What the call
+// opened (the dispatcher and its connections, the progress timers) is closed when it ends.
 import type { Client } from '../../api/index.js';
 import { ConfigStore } from '../../config/store.js';
 import { DEFAULT_CONCURRENCY } from '../../shared/limits.js';
@@ -16,6 +17,7 @@ import { withScrubbedDiagnostics } from '../secrets.js';
 import type { TargetFlags } from '../settings.js';
 import type { CallToolResult } from './sdk.js';
 import { toolError } from './tool-error.js';
+import { callMaxWaitMs, createWaitProgress, type CallExtra } from './wait-progress.js';
 
 export type McpFlags = TargetFlags & NetworkFlags;
 
@@ -44,19 +46,30 @@ export interface ToolCall {
  * text block (for clients that read no structured content); anything it throws becomes an isError
  * result worded as `mkt quotes` words it (tool-error.ts).
  */
-export function answerCall(session: McpSession, signal: AbortSignal, work: (call: ToolCall) => Promise<Record<string, unknown>>): Promise<CallToolResult> {
-  const answer = runCall(session, signal, work);
+export function answerCall(session: McpSession, extra: CallExtra, work: (call: ToolCall) => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+  const answer = runCall(session, extra, work);
   session.pending.add(answer);
   return answer.finally(() => session.pending.delete(answer));
 }
 
-async function runCall(session: McpSession, signal: AbortSignal, work: (call: ToolCall) => Promise<Record<string, unknown>>): Promise<CallToolResult> {
-  const deps = callDeps(session, signal);
+async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolCall) => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+  const deps = callDeps(session, extra.signal);
   const state: RunState = { exitCode: 0, cleanups: [] };
+  const progress = createWaitProgress(extra, deps.now);
+  state.cleanups.push(async () => progress.stop());
   const call: ToolCall = {
     deps,
     state,
-    client: async () => (await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true })).client,
+    client: async () => {
+      const command = await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true });
+      return command.with({
+        maxWaitMs: callMaxWaitMs(deps, session.flags, command.settings.maxWaitMs),
+        onWait: (event) => {
+          command.progress.onWait(event);
+          progress.onWait(event);
+        },
+      });
+    },
   };
   try {
     const structured = await work(call);

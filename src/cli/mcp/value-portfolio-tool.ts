@@ -1,8 +1,13 @@
 // value_portfolio: `mkt value --json` for an agent. Positions as objects, read digit for digit by
-// the library (positionsFromObjects), valued against live quotes in a base currency: the library's
-// Valuation, the document `mkt value --json` writes, every amount a decimal string.
+// the library (positionsFromObjects), valued against live quotes in a base currency: the document
+// `mkt value --json` writes, member for member and in its order (through the valuation's one
+// declaration, render/value-model.ts), every amount a decimal string.
 import { positionsFromObjects, PRICE_RULES, valuationSymbols, type PriceRule } from '../../api/index.js';
+import { fieldsOf } from '../../render/fields.js';
+import { defaultValueFields } from '../../render/value-fields.js';
+import { VALUE_MODEL } from '../../render/value-model.js';
 import { quotesExplainer } from '../hints/quotes.js';
+import { jsonDocument } from './json-document.js';
 import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
@@ -29,20 +34,24 @@ const VALUED = z.looseObject({
   quantity: decimal('the quantity, as given'),
   currency: z.string(),
   price: NULLABLE('the price used (1 for cash); null with no quote'),
-  value: NULLABLE('price × quantity, in currency, exact'),
-  rate: NULLABLE('one unit of currency in the base currency'),
-  value_base: NULLABLE('value × rate, exact'),
-  cost: decimal('the cost per unit, as given').optional(),
-  pnl: NULLABLE('(price - cost) × quantity, in currency').optional(),
-  pnl_base: NULLABLE('pnl × rate').optional(),
+  value: NULLABLE('price × quantity, in currency, exact; null with no quote'),
+  value_base: NULLABLE('value × the rate of currency in the base (fx), exact; null with no quote or no route'),
+  cost: NULLABLE('the cost per unit, as given; null when none was'),
+  pnl: NULLABLE('(price - cost) × quantity, in currency; null with no cost or no quote'),
+  pnl_base: NULLABLE('pnl × the rate of currency in the base; null with no cost, no quote or no route'),
   status: z.enum(['ok', 'missing', 'no_route']).describe('ok; missing: no quote for the symbol; no_route: no FX rate from its currency to the base'),
-  line: z.number().int().optional(),
 });
 
 const VALUATION = z.looseObject({
   base: z.string().describe('the base currency'),
   price: z.enum(PRICE_RULES as [PriceRule, ...PriceRule[]]).describe('the price rule used'),
   positions: z.array(VALUED).describe('one per input position, in input order'),
+  total_base: decimal('the sum of every value_base shown: the portfolio in the base currency'),
+  total_pnl_base: decimal('the sum of every pnl_base shown, where costs were given').optional(),
+  incomplete: z.boolean().describe('true when a position has no quote or no route: the totals leave it out'),
+  missing: z.array(z.string()).describe('symbols with no quote: their positions are left out of the totals'),
+  no_route: z.array(z.looseObject({ currency: z.string(), to: z.string(), tried: z.array(z.string()), missing: z.array(z.string()) }))
+    .describe('currencies with no FX rate to the base, and the pairs tried'),
   totals: z.array(z.looseObject({
     currency: z.string(),
     positions: z.number().int(),
@@ -50,18 +59,16 @@ const VALUATION = z.looseObject({
     value_base: NULLABLE('the sum of their value_base; null with no route to the base'),
     pnl: decimal('the sum of their pnl').optional(),
     pnl_base: NULLABLE('the sum of their pnl_base').optional(),
+    incomplete: z.boolean().describe('true when a position in this currency is left out'),
   })).describe('one per currency, in the order first seen'),
-  total_base: decimal('the sum of every value_base shown: the portfolio in the base currency'),
-  total_pnl_base: decimal('the sum of every pnl_base shown, where costs were given').optional(),
-  missing: z.array(z.string()).describe('symbols with no quote: their positions are left out of the totals'),
-  no_route: z.array(z.looseObject({ currency: z.string(), to: z.string(), tried: z.array(z.string()), missing: z.array(z.string()) }))
-    .describe('currencies with no FX rate to the base, and the pairs tried'),
   fx: z.array(z.looseObject({
     from: z.string(), to: z.string(), rate: decimal('one `from` in `to`'), method: z.enum(['direct', 'inverse', 'cross']),
     pairs: z.array(z.string()), formula: z.string(), rounded: z.boolean().describe('true when a division was rounded (half-even, 34 significant digits)'),
   })).describe('the FX rates used, from the pairs\' mids'),
-  incomplete: z.boolean().describe('true when a position has no quote or no route: the totals leave it out'),
 });
+
+/** The members of a position `mkt value --json` writes (no `rate`: fx and totals give each currency's). */
+const POSITION_FIELDS = fieldsOf(VALUE_MODEL, defaultValueFields('json')!);
 
 export function registerValuePortfolio(server: McpServer, session: McpSession): void {
   server.registerTool('value_portfolio', {
@@ -75,12 +82,12 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     }),
     outputSchema: VALUATION,
     annotations: { title: 'Value a portfolio', ...SERVICE_TOOL },
-  }, (input, extra) => answerCall(session, extra.signal, async (call) => {
+  }, (input, extra) => answerCall(session, extra, async (call) => {
     // Read and checked before any request, as mkt value reads a file.
     const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
     call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
     const { valuation } = await (await call.client()).valuePortfolio({ positions, base: input.base, price: input.price });
-    return { ...valuation };
+    return jsonDocument(valuation, VALUE_MODEL.document, POSITION_FIELDS, call.deps.now());
   }));
 }
 
