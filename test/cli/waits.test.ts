@@ -184,6 +184,11 @@ describe('a rate-limit plan the library foresaw, in mkt\'s words', () => {
     });
   });
 
+  it('one symbol needs one request: the verb agrees', () => {
+    const error = planned({ requests: 1, limit: 1, windowMs: 60_000, waitMs: 60_000, maxWaitMs: 30_000 });
+    expect(explainError(error, quotesExplainer(createTestDeps().deps, {}, 1)).message).toMatch(/^1 symbol needs 1 request; /);
+  });
+
   it.each([
     [{ requests: 12, limit: 10, windowMs: 60_000, waitMs: 50_000, maxWaitMs: 30_000 }, 'about 1m12s', '--max-wait 2m'],
     [{ requests: 3, limit: 2, windowMs: 10_000, waitMs: 10_000, maxWaitMs: 5_000 }, 'at 2 per 10s that is about 15s', '--max-wait 20s'],

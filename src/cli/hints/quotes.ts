@@ -39,7 +39,7 @@ function explainPlan(error: RateLimitError, symbolCount: number): Words | undefi
   // its reset (RateLimit-Limit: 4294967296, Remaining: 0, Reset: 59 once read "about 0s").
   const needMs = Math.max(plan.waitMs, Math.round((plan.requests / plan.limit) * plan.windowMs));
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
-  const work = `${count(symbolCount, 'symbol')} need ${count(plan.requests, 'request')}`;
+  const work = `${count(symbolCount, 'symbol')} ${symbolCount === 1 ? 'needs' : 'need'} ${count(plan.requests, 'request')}`;
   const suggestion = formatDuration(roundUp(Math.max(needMs, plan.waitMs, plan.maxWaitMs + 1)));
   return {
     message: `${work}; at ${plan.limit.toLocaleString('en-US')} ${perWindow(plan.windowMs)} that is about ${formatWait(needMs)}, longer than --max-wait ${formatDuration(plan.maxWaitMs)}`,
