@@ -78,6 +78,7 @@ Examples:
     });
   config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
     .action(async (key: string, value: string, _options: ConfigOptions, self: Command) => {
+      deps.config.willChange();
       const spec = keySpec(key);
       const normalized = spec.normalize(deps, value);
       const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile, { creates: true }).value;
@@ -86,6 +87,7 @@ Examples:
     });
   config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
     .action(async (key: string, _options: ConfigOptions, self: Command) => {
+      deps.config.willChange();
       const spec = keySpec(key);
       const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile).value;
       await deps.config.updateProfile(profile, (record) => {
