@@ -48,6 +48,8 @@ export class ConfigStore {
   readonly #onWarning: (message: string) => void;
   readonly #signal: AbortSignal | undefined;
   #data: ConfigData | undefined;
+  /** What this run does with the file, as a refusal words it: read it, or change it too. */
+  #doing: 'read' | 'change' = 'read';
 
   constructor(options: ConfigStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -65,12 +67,20 @@ export class ConfigStore {
       const target = this.#target();
       const names = listing(path.dirname(target));
       const locks = path.dirname(target) === this.dir ? names : listing(this.dir);
-      if (locks.includes(path.basename(this.#lock))) this.#checkLock();
+      if (locks.includes(path.basename(this.#lock))) this.#checkLock(this.#doing);
       for (const warning of permissionWarnings(this.path, this.dir)) this.#onWarning(warning);
       tidyLeftovers(target, this.#lock, names, locks);
       this.#data = data;
     }
     return this.#data;
+  }
+
+  /**
+   * This run means to change the file (login, token, logout, config set and unset): a file mkt
+   * cannot use, met while reading it first, is refused as one mkt cannot change, not one it cannot read.
+   */
+  willChange(): void {
+    this.#doing = 'change';
   }
 
   /** The profile of that name, if the file has one (a profile emptied by unset and logout included). */
@@ -121,6 +131,7 @@ export class ConfigStore {
    * be waiting for the service.
    */
   async withLock<T>(work: (locked: LockedConfig) => Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
+    this.willChange();
     this.read(); // a file mkt cannot use is reported before anything is created
     try {
       // Only what this creates gets a mode; a directory that exists keeps its own.
@@ -154,7 +165,7 @@ export class ConfigStore {
         throw new ConfigError(`${who} has been writing ${this.path} for ${Math.round(waitMs / 1000)} s and still holds ${this.#lock}`,
           `wait for it to finish; if no mkt is running, remove ${this.#lock}`);
       }
-      if (error instanceof NotRegularFileError) throw this.#notLock(error);
+      if (error instanceof NotRegularFileError) throw this.#notLock(error, 'change');
       throw configFault(error, `write the config file ${this.path}`, this.dir);
     }
   }
@@ -206,19 +217,23 @@ export class ConfigStore {
     }
   }
 
-  /** A lock file that is not a regular file is not mkt's, and waiting on it could only block. */
-  #checkLock(): void {
+  /**
+   * A lock file that is not a regular file is not mkt's, and waiting on it could only block. A read
+   * takes no lock, but is refused all the same: something that is not mkt works in the config
+   * directory, and every command says so at once, not only the next one that would change the file.
+   */
+  #checkLock(doing: 'read' | 'change'): void {
     let stat: fs.Stats | undefined;
     try {
       stat = fs.statSync(this.#lock, { throwIfNoEntry: false });
     } catch {
       return; // for a write to meet and explain
     }
-    if (stat !== undefined && !stat.isFile()) throw this.#notLock(notRegular(this.#lock, stat));
+    if (stat !== undefined && !stat.isFile()) throw this.#notLock(notRegular(this.#lock, stat), doing);
   }
 
-  #notLock(error: NotRegularFileError): ConfigError {
-    return new ConfigError(`the config file's lock ${error.message}, so mkt cannot change the config file`,
+  #notLock(error: NotRegularFileError, doing: 'read' | 'change'): ConfigError {
+    return new ConfigError(`the config file's lock ${error.message}, so mkt cannot ${doing === 'read' ? 'read the config file safely' : 'change the config file'}`,
       `mkt makes its lock as a regular file and removes it when done: remove this one (${error.kind === 'a directory' ? 'rmdir' : 'rm'} ${error.file})`);
   }
 

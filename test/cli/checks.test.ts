@@ -157,6 +157,8 @@ describe('--check on any resource that declares checks', () => {
   it.each([
     [['--check', 'ACC1.amountt > 1'], 'error: --check "ACC1.amountt > 1": unknown field "amountt"; the fields of each row: amount, age; of the whole result: total\n'],
     [['--check', 'ACC9.amount > 1'], 'error: --check "ACC9.amount > 1": ACC9 is not among the symbols asked for\n'],
+    // A model that names no example field: its first decimal field is the example.
+    [['--check', 'ACC1 > 1'], 'error: --check "ACC1 > 1": unknown field "acc1"; the fields of each row: amount, age; of the whole result: total\nhint: a check on one symbol names a field after the symbol: ACC1.amount > 1\n'],
     [['--check', 'ACC1.total > 1'], 'error: --check "ACC1.total > 1": total belongs to the whole result, not to a symbol\n'],
     [['--check', 'age < 30'], 'error: --check "age < 30": age is a duration: give its unit, as in 30s, 500ms, 2m or 1h, not 30\n'],
     [['--check', 'total > 30s'], 'error: --check "total > 30s": total is a decimal, not a duration\n'],

@@ -101,6 +101,19 @@ describe('mkt sandbox --host', () => {
     expect(result.stderr).toContain('sandbox: warning: --host ]0;PWNED is not a loopback address');
     expect(result.stderr).not.toMatch(UNSAFE);
   });
+
+  it('refuses a host the resolver cannot take (a bidi override, a label over 63 characters) as a usage error, named made safe', async () => {
+    const bidi = await runCli(['sandbox', '--host', `evil${RLO}host`, '--port', '0']);
+    expect(bidi.code).toBe(2);
+    expect(bidi.stderr).toContain('error: cannot listen on host evilhost: it is not a valid host name (it holds characters that cannot be shown, left out here)\nhint: use --host 127.0.0.1');
+    expect(bidi.stderr).not.toMatch(/internal error|EINVAL/);
+    expect(bidi.stderr).not.toMatch(UNSAFE);
+    // A host name's labels are at most 63 characters (RFC 1035); a long one is named cut to 100.
+    const long = await runCli(['sandbox', '--host', 'a'.repeat(300), '--port', '0']);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain(`error: cannot listen on host ${'a'.repeat(100)}…: it is not a valid host name\n`);
+    expect(long.stderr).not.toMatch(/internal error|EINVAL/);
+  });
 });
 
 describe('mkt config get and mkt status agree on the base URL and organization', () => {

@@ -224,7 +224,7 @@ describe('mkt config', () => {
     [['config', 'set', 'format', 'xml'], /format must be one of table, tsv, json, ndjson, csv/],
     [['config', 'set', 'base-url', 'ftp://x'], /must use http:\/\/ or https:\/\//],
     [['config', 'set', 'base-url', 'http://example.com'], /refusing to send credentials over plain http/],
-    [['config', 'set', 'color', 'on'], /'color' is invalid for argument 'key'\. Allowed choices are base-url, org, format/],
+    [['config', 'set', 'color', 'on'], /unknown config key "color"\nhint: the keys are base-url, org, format/],
     [['config', 'get'], /missing required argument/],
   ])('refuses %j with exit 2', async (args, message) => {
     const result = await run(args);

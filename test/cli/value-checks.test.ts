@@ -131,4 +131,14 @@ describe('refused before any request, exit 2', () => {
     // Not even a token request: nothing reached the sandbox.
     expect(log).toEqual([]);
   });
+
+  it.each([
+    ['AAPL > 1', 'a check on one symbol names a field after the symbol: AAPL.value_base > 1'],
+    ['AAPL.bid > 1', 'for example AAPL.value_base > 1'],
+  ])('an unknown field in %j: the hint names a position field (%s)', async (expression, hint) => {
+    const result = await run([file('portfolio.csv', PORTFOLIO), '--base', 'USD', '--check', expression]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^error: --check "${expression.replaceAll('.', '\\.')}": unknown field .*\nhint: ${hint.replaceAll('.', '\\.')}\n$`));
+    expect(log).toEqual([]);
+  });
 });

@@ -1,7 +1,10 @@
 // Running mkt as a user other than the test's, and making files another user's. The tests run as
 // root on CI and on the development machine, and root passes every permission check: mkt then runs
-// as nobody (65534) for what only an ordinary user sees. That needs a node and a checkout nobody may
-// run: not a node in root's own npx cache, nor a clone inside a directory of root's alone. Groups
+// as nobody (65534) for what only an ordinary user sees. That needs a checkout nobody may read (not
+// a clone inside a directory of root's alone), and a node it can start: spawn's own uid option
+// cannot start one nobody cannot reach, such as the node of `npx -p node@22` under /root/.npm
+// (/root is 0700: EACCES), which setpriv (util-linux) starts all the same, mkt then running as
+// nobody with no capability (its /proc/self/status: CapEff 0). Groups
 // are tried with account files of the test's own, bind-mounted over /etc/group and /etc/passwd in a
 // mount namespace of mkt's own (unshare -m, which needs root).
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,15 +16,30 @@ import { tempDir } from '../helpers/cli.js';
 export const asRoot = process.getuid?.() === 0;
 export const NOBODY = 65534;
 
+const hasSetpriv = asRoot && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** mkt `args` as nobody when the tests run as root (through setpriv where there is one), else as the test's own user. */
+function unprivileged(args: readonly string[]): { file: string; args: string[]; ids: { uid?: number; gid?: number } } {
+  const [file, rest] = mkt(args);
+  if (!asRoot) return { file, args: rest, ids: {} };
+  if (hasSetpriv) return { file: 'setpriv', args: ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', file, ...rest], ids: {} };
+  return { file, args: rest, ids: { uid: NOBODY, gid: NOBODY } };
+}
+
 /** Whether nobody can run mkt here (always, when the tests do not run as root). */
-export const canRunUnprivileged = !asRoot
-  || spawnSync(...mkt(['--version']), { uid: NOBODY, gid: NOBODY, stdio: 'ignore' }).status === 0;
+export const canRunUnprivileged = (() => {
+  const probe = unprivileged(['--version']);
+  return !asRoot || spawnSync(probe.file, probe.args, { ...probe.ids, stdio: 'ignore' }).status === 0;
+})();
+
+/** Why runUnprivileged cannot run here, for a skipped test to say; undefined when it can. */
+export const cannotRunUnprivileged = canRunUnprivileged ? undefined
+  : `nobody (${NOBODY}) cannot start ${mkt([])[0]}${hasSetpriv ? ' even through setpriv' : ', and there is no setpriv to start it'}: put node and the checkout where nobody can reach them`;
 
 /** mkt as a user without root's powers (nobody when the tests run as root). */
 export function runUnprivileged(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<BinResult> {
-  const child = spawn(...mkt(args), {
-    env: baseEnv(env), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
+  const command = unprivileged(args);
+  const child = spawn(command.file, command.args, { env: baseEnv(env), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], ...command.ids });
   return collect(child, performance.now(), undefined, 20_000);
 }
 

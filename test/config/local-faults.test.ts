@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, collect, MKT_SH } from '../helpers/bin.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { asRoot, canRunUnprivileged, NOBODY, reachableDir, runUnprivileged } from './as-another-user.js';
+import { asRoot, cannotRunUnprivileged, canRunUnprivileged, NOBODY, reachableDir, runUnprivileged } from './as-another-user.js';
 
-if (!canRunUnprivileged) console.warn('test/config/local-faults.test.ts: the permission cases are skipped: user nobody cannot run mkt here (its node or this checkout is root\'s alone)');
+if (!canRunUnprivileged) console.warn(`test/config/local-faults.test.ts: the permission cases are skipped: ${cannotRunUnprivileged}`);
 
 const TOKEN = 'STOREDTOKEN00000000000000000001';
 const CONFIG = `${JSON.stringify({

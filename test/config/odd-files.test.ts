@@ -91,10 +91,16 @@ describe.runIf(posix)('a lock that is not a regular file, beside a valid config'
     return { dir, lock };
   }
 
-  it.each([['status'], ['config set format json']])('mkt %s is exit 2 at once, naming the lock', async (command) => {
+  // Worded for what the command does: one that only reads is not told mkt cannot change the file.
+  const readCommands = ['status', 'config list', 'config get org --profile a'];
+  const changeCommands = ['config set format json', 'config unset org --profile a', 'logout', 'login --org org_a --base-url http://127.0.0.1:9', 'token --base-url http://127.0.0.1:9'];
+  it.each([
+    ...readCommands.map((command) => [command, 'read the config file safely']),
+    ...changeCommands.map((command) => [command, 'change the config file']),
+  ])('mkt %s is exit 2 at once, naming the lock: mkt cannot %s', async (command, what) => {
     const { dir, lock } = withFifoLock();
     const result = await run(dir, command.split(' '));
-    expectRefused(result, new RegExp(`^error: the config file's lock ${lock} is a FIFO \\(named pipe\\), not a regular file, so mkt cannot change the config file$`, 'm'));
+    expectRefused(result, new RegExp(`^error: the config file's lock ${lock} is a FIFO \\(named pipe\\), not a regular file, so mkt cannot ${what}$`, 'm'));
     expect(result.stderr).toContain(`hint: mkt makes its lock as a regular file and removes it when done: remove this one (rm ${lock})`);
     expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(VALID);
     expect(fs.lstatSync(lock).isFIFO()).toBe(true);

@@ -3,9 +3,10 @@
 // the live command tree, so every command, option and choice completes without a list to keep up
 // to date, and profile names are read from the config file when Tab is pressed.
 import { Argument, type Command } from 'commander';
-import { isShell, SHELLS, type Shell } from '../completion/shells.js';
+import { SHELLS, type Shell } from '../completion/shells.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { choiceParser } from '../options/choice-parser.js';
 import type { RunState } from '../run-state.js';
 import { PROFILE_PATTERN } from '../settings.js';
 
@@ -56,11 +57,7 @@ without reinstalling it.`)
     });
 }
 
-/** commander checks the choices in its own words; mkt says it in its own, with exit 2. */
-function shellNamed(name: string): Shell {
-  if (isShell(name)) return name;
-  throw new UsageError(`mkt completion has no script for "${name.slice(0, 40)}"`, `the shells are ${SHELLS.join(', ')}: mkt completion bash`);
-}
+const shellNamed = choiceParser(SHELLS, (given, valid) => new UsageError(`mkt completion has no script for ${given}`, `the shells are ${valid}: mkt completion bash`));
 
 /**
  * The profiles --profile accepts that hold something. The file can hold any key (written by hand or

@@ -4,6 +4,7 @@ import { Argument, type Command } from 'commander';
 import type { ProfileRecord, TokenRecord } from '../../config/store.js';
 import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
+import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import type { RunState } from '../run-state.js';
@@ -67,7 +68,7 @@ Examples:
   $ mkt config get base-url
   $ mkt config list
   $ mkt config path`);
-  const keyArgument = () => new Argument('<key>', 'a setting').choices(Object.keys(CONFIG_KEYS));
+  const keyArgument = () => new Argument('<key>', 'a setting').choices(KEYS).argParser(keyNamed);
   const profileOption = '--profile <name>';
   const profileHelp = 'the profile (env MKT_PROFILE; default "default")';
 
@@ -77,6 +78,7 @@ Examples:
     });
   config.command('set').addArgument(keyArgument()).argument('<value>').description('change one setting').option(profileOption, profileHelp)
     .action(async (key: string, value: string, _options: ConfigOptions, self: Command) => {
+      deps.config.willChange();
       const spec = keySpec(key);
       const normalized = spec.normalize(deps, value);
       const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile, { creates: true }).value;
@@ -85,6 +87,7 @@ Examples:
     });
   config.command('unset').addArgument(keyArgument()).description('remove one setting').option(profileOption, profileHelp)
     .action(async (key: string, _options: ConfigOptions, self: Command) => {
+      deps.config.willChange();
       const spec = keySpec(key);
       const profile = resolveProfile(deps, commandOptions<ConfigOptions>(self).profile).value;
       await deps.config.updateProfile(profile, (record) => {
@@ -132,9 +135,10 @@ function runGet(deps: Deps, state: RunState, key: string, options: ConfigOptions
   if (override) deps.io.stderr.write(`note: ${spec.env}=${printable(override, { max: 80 })} overrides it for every command\n`);
 }
 
+const KEYS = Object.keys(CONFIG_KEYS);
+// Own keys only: `constructor` is not a setting.
+const keyNamed = choiceParser(KEYS, (given, valid) => new UsageError(`unknown config key ${given}`, `the keys are ${valid}`));
+
 function keySpec(key: string): KeySpec {
-  // Own keys only: `constructor` is not a setting.
-  const spec = Object.hasOwn(CONFIG_KEYS, key) ? CONFIG_KEYS[key] : undefined;
-  if (!spec) throw new UsageError(`unknown config key ${printable(key, { max: 40, quote: true })}`, `the keys are ${Object.keys(CONFIG_KEYS).join(', ')}`);
-  return spec;
+  return CONFIG_KEYS[keyNamed(key)]!;
 }

@@ -51,6 +51,7 @@ Examples:
 }
 
 async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Promise<number> {
+  deps.config.willChange();
   rejectSecretFlag(options.apiKey, '--api-key', secretHint({ ...API_KEY, stdinFlagGiven: false }));
   const settings = resolveSettings(deps, options, { creates: true });
   const baseUrl = requireBaseUrl(deps, settings.baseUrl);

@@ -32,6 +32,7 @@ Examples:
 }
 
 async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
+  deps.config.willChange();
   if (options.all && options.profile !== undefined) throw new UsageError('--all and --profile cannot be used together');
   const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
   const removed: Array<{ name: string; token: TokenRecord }> = [];

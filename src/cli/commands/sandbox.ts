@@ -130,8 +130,10 @@ function optionalInteger(text: string | undefined, name: string, range: IntegerR
 }
 
 /** A UsageError for the listen failures a user can fix with a flag, or undefined. */
-function listenError(error: unknown, host: string, port: number): UsageError | undefined {
-  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+function listenError(error: unknown, typedHost: string, port: number): UsageError | undefined {
+  const host = printable(typedHost, { max: 100 });
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  switch (code) {
     case 'EADDRINUSE':
       return new UsageError(`port ${port} on ${host} is already in use`, 'pick another port with --port <n>, or --port 0 for a free one');
     case 'EACCES':
@@ -140,6 +142,12 @@ function listenError(error: unknown, host: string, port: number): UsageError | u
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new UsageError(`cannot listen on host ${host}: it is not an address of this machine`, 'use --host 127.0.0.1');
+    case 'EINVAL':
+      // The resolver refuses what cannot be a host name at all: a control or bidi character, a
+      // label over 63 characters, a name over 253.
+      return syscall === 'getaddrinfo'
+        ? new UsageError(`cannot listen on host ${host}: it is not a valid host name${printable(typedHost) === typedHost ? '' : ' (it holds characters that cannot be shown, left out here)'}`, 'use --host 127.0.0.1, or an address of this machine')
+        : undefined;
     default:
       return undefined;
   }

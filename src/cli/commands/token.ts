@@ -58,6 +58,7 @@ Examples:
 }
 
 async function runToken(deps: Deps, options: TokenOptions, state: RunState): Promise<number> {
+  deps.config.willChange();
   rejectSecretFlag(options.clientSecret, '--client-secret', secretHint({ ...CLIENT_SECRET, stdinFlagGiven: false }));
   if (options.print && options.json) throw new UsageError('--print and --json cannot be used together');
   const settings = resolveSettings(deps, options, { creates: true });

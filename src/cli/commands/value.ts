@@ -9,6 +9,7 @@ import { createCommandClient } from '../client.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { compileCheckFlags } from '../options/checks.js';
+import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
 import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
 import { addNetworkOptions } from '../options/network.js';
@@ -21,14 +22,18 @@ import { valueExplainer } from '../value/value-explainer.js';
 import type { ValueOptions } from '../value/value-options.js';
 import { writeValuation } from '../value/value-output.js';
 
+const INPUT_FORMATS = ['csv', 'tsv', 'json'] as const;
+const priceRuleNamed = choiceParser(PRICE_RULES, (given, valid) => new UsageError(`--price: unknown rule ${given}`, `the rules are ${valid}: --price side`));
+const inputFormatNamed = choiceParser(INPUT_FORMATS, (given, valid) => new UsageError(`--input-format: unknown kind ${given}`, `the kinds are ${valid}: --input-format csv`));
+
 export function registerValue(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('value')
     .description('value a portfolio from live quotes, exactly: each position in its currency and in a base currency, with totals')
     .argument('<file>', 'the positions: CSV or TSV with a header row (symbol,quantity[,currency][,cost]) or JSON; - for standard input')
     .option('--base <currency>', 'the currency to value in (value_base and the totals), e.g. USD; required')
     .option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)')
-    .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES))
-    .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(['csv', 'tsv', 'json']));
+    .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES).argParser(priceRuleNamed))
+    .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(INPUT_FORMATS).argParser(inputFormatNamed));
   addFormatOptions(command, VALUE_MODEL)
     .option('--strict', 'exit 3 when the valuation is incomplete: a symbol with no quote, or a currency with no rate to --base')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)

@@ -2,7 +2,3 @@
 // scripts' switch all read this list (the command loads the scripts only when it runs).
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
-
-export function isShell(name: string): name is Shell {
-  return (SHELLS as readonly string[]).includes(name);
-}

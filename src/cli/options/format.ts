@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import type { Deps } from '../deps.js';
 import { addCheckOption } from './checks.js';
+import { choiceParser } from './choice-parser.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors.js';
 import { resolveProfile } from '../settings.js';
@@ -93,11 +94,13 @@ export function addFormatOptions(command: Command, model: FieldNames): Command {
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
   fields.argChoices = [...model.names];
   command
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS).argParser(formatNamed))
     .option('--json', 'the same as --format json')
     .addOption(fields);
   return model.checks === undefined ? command : addCheckOption(command);
 }
+
+const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
 
 /** Formats a script reads as JSON: an error is then one JSON object on stderr too. */
 const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);

@@ -45,6 +45,8 @@ export interface CheckModel<T, D = never> {
   fields: readonly CheckField<T>[];
   /** Fields of the whole result (`total_base`), which belong to no row: named without a symbol. */
   documentFields?: readonly CheckField<D>[];
+  /** The decimal row field a hint's example names (`EURUSD.bid > 1`); without it, the first decimal row field. */
+  exampleField?: string;
   /**
    * What an --exec program is told of the row that triggered it, names without the `MKT_` prefix
    * (`SYMBOL`, `BID`), values as exact text. Every field an --until names is added to these.

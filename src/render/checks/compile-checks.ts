@@ -5,7 +5,7 @@ import Big from 'big.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../shared/errors.js';
 import type { CheckField, CheckKind, CheckModel } from './check-model.js';
-import { parseCheckExpression, quoteForMessage, type CheckOperator } from './parse-check-expression.js';
+import { parseCheckExpression, quoteForMessage, quoteSymbol, type CheckExpression, type CheckOperator } from './parse-check-expression.js';
 
 /** The value compared against: an exact decimal, or whole milliseconds. */
 export type CheckBound = { kind: 'decimal'; value: Big } | { kind: 'duration'; ms: number };
@@ -60,7 +60,7 @@ export function compileChecks<T, D = never>(expressions: readonly string[], mode
     const rowField = model.fields.find((field) => field.name === parsed.field);
     const documentField = model.documentFields?.find((field) => field.name === parsed.field);
     if (rowField === undefined && documentField === undefined) {
-      throw new UsageError(`${where}: unknown field "${parsed.field}"; ${fieldList(model)}`, 'a check on one symbol names a field after the symbol: EURUSD.bid > 1.08');
+      throw new UsageError(`${where}: unknown field "${parsed.field}"; ${fieldList(model)}`, unknownFieldHint(parsed, model, keys));
     }
     if (parsed.symbol !== undefined && keys !== undefined && !keys.has(parsed.symbol)) {
       const asked = [...keys];
@@ -90,6 +90,23 @@ function boundFor(name: string, kind: CheckKind, value: string, where: string): 
   if (isDecimal) throw new UsageError(`${where}: ${name} is a duration: give its unit, as in 30s, 500ms, 2m or 1h, not ${value}`, `for example ${name} < ${value}s`);
   if (!isDuration) throw new UsageError(`${where}: "${value}" is not a duration`, 'a duration such as 30s, 500ms, 2m or 1h');
   return { kind, ms: parseDuration(value, where) };
+}
+
+/**
+ * The hint for an unknown field: an example with the model's own field, and the expression's symbol,
+ * operator and value. A name without a symbol that looks like one (`EURUSD > 1`: upper case, or one
+ * of the symbols asked for) is taken for a symbol where a field goes, and the hint says so.
+ */
+function unknownFieldHint<T, D>(parsed: CheckExpression, model: CheckModel<T, D>, keys: ReadonlySet<string> | undefined): string {
+  const field = model.exampleField ?? model.fields.find((candidate) => candidate.kind === 'decimal')?.name ?? model.fields[0]?.name ?? 'value';
+  const value = DECIMAL_VALUE.test(parsed.value) ? parsed.value : '1';
+  if (parsed.symbol !== undefined) return `for example ${quoteSymbol(parsed.symbol)}.${field} ${parsed.op} ${value}`;
+  // Without a symbol the expression is unquoted, and the name as typed is all before the operator.
+  const typed = parsed.text.slice(0, parsed.text.search(/[<>=!]/)).trim();
+  const symbolLike = keys?.has(typed.toUpperCase()) === true || (/[A-Z]/.test(typed) && !/[a-z]/.test(typed));
+  return symbolLike
+    ? `a check on one symbol names a field after the symbol: ${typed.toUpperCase()}.${field} ${parsed.op} ${value}`
+    : `for example ${field} ${parsed.op} ${value}`;
 }
 
 /** `fields: bid, ask (of each row) ; total_base (of the whole result)` for the hint. */

@@ -7,6 +7,7 @@
 // name: `"A<B".bid > 1`, `"SAY""HI".ask < 2`. Spaces around the operator are optional.
 import { UsageError } from '../../shared/errors.js';
 import { SYMBOL_PATTERN } from '../../shared/patterns.js';
+import { printable } from '../../shared/text.js';
 
 const CHECK_OPERATORS = ['<', '<=', '>', '>=', '==', '!='] as const;
 export type CheckOperator = (typeof CHECK_OPERATORS)[number];
@@ -41,7 +42,10 @@ export function parseCheckExpression(input: string, flag: string): CheckExpressi
   };
   if (text === '') fail('the check is empty');
   if (text.length > MAX_EXPRESSION_LENGTH) fail(`the check is longer than ${MAX_EXPRESSION_LENGTH} characters`);
-  if (/[^\x20-\x7e]/.test(text)) fail('a check is visible ASCII characters and spaces only');
+  const other = /[^\x20-\x7e]/u.exec(text);
+  // Named by its code point: shown as it is, it may be invisible (a control character, dropped from
+  // the message) or look like ASCII (a no-break space, a fullwidth dot).
+  if (other !== null) fail(`a check is visible ASCII characters and spaces only; character ${[...text.slice(0, other.index)].length + 1} is ${codePoint(other[0])}`);
 
   let symbol: string | undefined;
   let field: string;
@@ -107,8 +111,12 @@ export function quoteSymbol(symbol: string): string {
   return /[<>=!\s]/.test(symbol) || symbol.startsWith('"') ? `"${symbol.replaceAll('"', '""')}"` : symbol;
 }
 
-/** The expression in double quotes for a message, shortened and with anything invisible shown as `?`. */
+/** The expression in double quotes for a message, made printable and shortened to 80 characters. */
 export function quoteForMessage(text: string): string {
-  const shown = text.replace(/[^\x20-\x7e]/g, '?');
-  return JSON.stringify(shown.length > 80 ? `${shown.slice(0, 80)}…` : shown);
+  return printable(text, { max: 80, quote: true });
+}
+
+/** `U+00A0`: a character as Unicode names it. */
+function codePoint(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -32,6 +32,7 @@ export function quoteAgeMs(quote: Quote, now: number): number | undefined {
 export const QUOTE_CHECK_MODEL: CheckModel<Quote> = {
   rowNoun: 'quote',
   rowKey: (quote) => quote.symbol.toUpperCase(),
+  exampleField: 'bid',
   fields: [
     { name: 'bid', kind: 'decimal', description: 'the bid, as sent', value: (quote) => quote.bid },
     { name: 'ask', kind: 'decimal', description: 'the ask, as sent', value: (quote) => quote.ask },

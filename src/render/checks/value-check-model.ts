@@ -97,6 +97,7 @@ export function valueCheckModel(currencies: readonly string[] = []): CheckModel<
     rowNoun: 'position',
     rowKey: (position) => position.symbol.toUpperCase(),
     fields: POSITION_FIELDS,
+    exampleField: 'value_base',
     documentFields: [...DOCUMENT_FIELDS, ...perCurrency],
     rowEnvironment: (position) => {
       const environment: Record<string, string> = { SYMBOL: position.symbol, QUANTITY: position.quantity, CURRENCY: position.currency, STATUS: position.status };

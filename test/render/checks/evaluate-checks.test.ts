@@ -192,6 +192,29 @@ describe('refused before any request, as usage errors naming the expression', ()
     expect(error?.hint).toBe('the symbols asked for: EURUSD, AAPL; add it, or leave the symbol out to check every row');
   });
 
+  // The symbol hint only where the name was a symbol where a field goes; an example of quotes' own
+  // fields (bid) otherwise, with the expression's symbol, operator and value.
+  it.each([
+    ['EURUSD > 1.08', 'a check on one symbol names a field after the symbol: EURUSD.bid > 1.08'],
+    ['aapl <= 300', 'a check on one symbol names a field after the symbol: AAPL.bid <= 300'],
+    ['GBPUSD != 2', 'a check on one symbol names a field after the symbol: GBPUSD.bid != 2'],
+    ['EURUSD > 5s', 'a check on one symbol names a field after the symbol: EURUSD.bid > 1'],
+    ['EURUSD.bidd > 1', 'for example EURUSD.bid > 1'],
+    ['"A<B".bidd < 2', 'for example "A<B".bid < 2'],
+    ['bidd > 1', 'for example bid > 1'],
+    ['price < 7', 'for example bid < 7'],
+  ])('an unknown field in %j: the hint is %j', (expression, hint) => {
+    let error: UsageError | undefined;
+    try {
+      compileChecks([expression], QUOTE_CHECK_MODEL, { flag: '--check', keys: ['EURUSD', 'AAPL'] });
+    } catch (caught) {
+      error = caught as UsageError;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error?.message).toMatch(/unknown field/);
+    expect(error?.hint).toBe(hint);
+  });
+
   it('without the symbols asked for, any symbol is taken', () => {
     expect(compileChecks(['ANY.bid > 1'], QUOTE_CHECK_MODEL, { flag: '--check' }).checks[0]).toMatchObject({ symbol: 'ANY', scope: 'row' });
   });

@@ -62,9 +62,6 @@ describe('parseCheckExpression: what it refuses, naming the flag and the express
     ['"A<B".bid 1', /an operator comes after bid/],
     ['"".bid > 1', /"" is not a symbol/],
     ['ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.bid > 1', /is not a symbol: 1 to 32 visible ASCII characters/],
-    ['EURUSD.bid > 1\u0000', /visible ASCII characters and spaces only/],
-    ['EURUSD.bid > 1\u001b[2J', /visible ASCII characters and spaces only/],
-    ['EURUSD.bíd > 1', /visible ASCII characters and spaces only/],
     [`EURUSD.bid > ${'9'.repeat(200)}`, /longer than 200 characters/],
   ])('%j', (text, message) => {
     let caught: unknown;
@@ -76,10 +73,33 @@ describe('parseCheckExpression: what it refuses, naming the flag and the express
     expect(caught).toBeInstanceOf(UsageError);
     const error = caught as UsageError;
     expect(error.message).toMatch(message);
-    expect(error.message.startsWith(`--until ${JSON.stringify(text.trim().replace(/[^\x20-\x7e]/g, '?').slice(0, 80) + (text.trim().length > 80 ? '…' : ''))}: `)).toBe(true);
+    expect(error.message.startsWith(`--until ${JSON.stringify(text.trim().slice(0, 80) + (text.trim().length > 80 ? '…' : ''))}: `)).toBe(true);
     // Nothing invisible in the message: it may be shown on a terminal.
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.hint).toBeTruthy();
+  });
+
+  // What a terminal would act on is left out of the quoted expression, as from any text mkt shows; the
+  // character refused is named by its code point, for it may be invisible or look like ASCII.
+  it.each([
+    ['EURUSD.bid > 1\u0000', '"EURUSD.bid > 1"', 15, 'U+0000'],
+    ['EURUSD.bid > 1\u001b[2J', '"EURUSD.bid > 1[2J"', 15, 'U+001B'],
+    ['EURUSD.bid > 1\u202e80.1', '"EURUSD.bid > 180.1"', 15, 'U+202E'],
+    ['EURUSD.bíd > 1', '"EURUSD.bíd > 1"', 9, 'U+00ED'],
+    ['EURUSD.bid\u00a0> 1', '"EURUSD.bid\u00a0> 1"', 11, 'U+00A0'],
+    ['EURUSD\uff0ebid > 1', '"EURUSD\uff0ebid > 1"', 7, 'U+FF0E'],
+    ['\u{1F4C8}.bid > 1 and \u{1F4C9}', '"\u{1F4C8}.bid > 1 and \u{1F4C9}"', 1, 'U+1F4C8'],
+    ['AB\u{1F4C8}.bid > 1\u0007', '"AB\u{1F4C8}.bid > 1"', 3, 'U+1F4C8'],
+    [`EURUSD.bid > 1 ${'\u0007'.repeat(10)}${'9'.repeat(90)}`, `"EURUSD.bid > 1 ${'9'.repeat(80 - 'EURUSD.bid > 1 '.length)}…"`, 16, 'U+0007'],
+  ])('%j: named as %s, refused at character %d, %s', (text, shown, at, code) => {
+    let caught: unknown;
+    try {
+      parseCheckExpression(text, '--until');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toBe(`--until ${shown}: a check is visible ASCII characters and spaces only; character ${at} is ${code}`);
   });
 
   it('reads an unquoted symbol with an operator character as far as that character: A<B.bid is the field "A"', () => {

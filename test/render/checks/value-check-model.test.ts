@@ -92,6 +92,26 @@ describe('a valuation\'s checks', () => {
     expect(compile('total_gbp > 1')).toThrow(/unknown field/);
   });
 
+  // A valuation's example is its own field (value_base), never quotes' bid, which is no field here.
+  it.each([
+    ['AAPL > 100', 'a check on one symbol names a field after the symbol: AAPL.value_base > 100'],
+    ['tiny >= 1', 'a check on one symbol names a field after the symbol: TINY.value_base >= 1'],
+    ['eurusd >= 1', 'for example value_base >= 1'],
+    ['AAPL.bid > 1', 'for example AAPL.value_base > 1'],
+    ['bid > 1', 'for example value_base > 1'],
+    ['total > 10000', 'for example value_base > 10000'],
+  ])('an unknown field in %j: the hint is %j', (expression, hint) => {
+    let error: UsageError | undefined;
+    try {
+      compileChecks([expression], valueCheckModel(['USD', 'EUR']), { flag: '--check', keys: KEYS });
+    } catch (caught) {
+      error = caught as UsageError;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error?.message).toMatch(/unknown field/);
+    expect(error?.hint).toBe(hint);
+  });
+
   it('GBP and GBp together have no per-currency field: total_gbp would be ambiguous', () => {
     const names = valueCheckModel(['GBP', 'GBp', 'EUR']).documentFields!.map((field) => field.name);
     expect(names).toEqual(['total_base', 'total_pnl_base', 'total_eur']);
