@@ -4,7 +4,7 @@
 // naming the fields left out, read as one sentence over however many lines it takes.
 
 /** The notice whole: the titles left out and how to see them. */
-export const NOTICE = /^([A-Z][a-z]+(?:, [A-Z][a-z]+)*) hidden; (?:widen|enlarge) the window or use --fields$/;
+const NOTICE = /^([A-Z][a-z]+(?:, [A-Z][a-z]+)*) hidden; (?:widen|enlarge) the window or use --fields$/;
 
 export interface BoardFrame {
   /** Each quote shown: its lines, and the titles of the fields drawn for it. */
