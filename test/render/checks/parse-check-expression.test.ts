@@ -4,6 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/shared/errors.js';
 import { parseCheckExpression, quoteSymbol } from '../../../src/render/checks/parse-check-expression.js';
 
+/** The usage error parseCheckExpression refuses `text` with, as --until's. */
+function refusal(text: string): UsageError {
+  let caught: unknown;
+  try {
+    parseCheckExpression(text, '--until');
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UsageError);
+  return caught as UsageError;
+}
+
 describe('parseCheckExpression: what it reads', () => {
   it.each([
     ['EURUSD.bid > 1.0841500000000000009', 'EURUSD', 'bid', '>', '1.0841500000000000009'],
@@ -64,14 +76,7 @@ describe('parseCheckExpression: what it refuses, naming the flag and the express
     ['ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.bid > 1', /is not a symbol: 1 to 32 visible ASCII characters/],
     [`EURUSD.bid > ${'9'.repeat(200)}`, /longer than 200 characters/],
   ])('%j', (text, message) => {
-    let caught: unknown;
-    try {
-      parseCheckExpression(text, '--until');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    const error = caught as UsageError;
+    const error = refusal(text);
     expect(error.message).toMatch(message);
     expect(error.message.startsWith(`--until ${JSON.stringify(text.trim().slice(0, 80) + (text.trim().length > 80 ? '…' : ''))}: `)).toBe(true);
     // Nothing invisible in the message: it may be shown on a terminal.
@@ -92,14 +97,7 @@ describe('parseCheckExpression: what it refuses, naming the flag and the express
     ['AB\u{1F4C8}.bid > 1\u0007', '"AB\u{1F4C8}.bid > 1"', 3, 'U+1F4C8'],
     [`EURUSD.bid > 1 ${'\u0007'.repeat(10)}${'9'.repeat(90)}`, `"EURUSD.bid > 1 ${'9'.repeat(80 - 'EURUSD.bid > 1 '.length)}…"`, 16, 'U+0007'],
   ])('%j: named as %s, refused at character %d, %s', (text, shown, at, code) => {
-    let caught: unknown;
-    try {
-      parseCheckExpression(text, '--until');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).message).toBe(`--until ${shown}: a check is visible ASCII characters and spaces only; character ${at} is ${code}`);
+    expect(refusal(text).message).toBe(`--until ${shown}: a check is visible ASCII characters and spaces only; character ${at} is ${code}`);
   });
 
   it('reads an unquoted symbol with an operator character as far as that character: A<B.bid is the field "A"', () => {
