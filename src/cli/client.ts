@@ -37,6 +37,8 @@ interface CommandClientOptions {
   concurrency?: number;
   /** The command polls until stopped (`--watch`). */
   longRunning?: boolean;
+  /** The command's budget for waits when --max-wait and MKT_MAX_WAIT give none (createClientSettings). */
+  maxWaitMs?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ interface CommandClientOptions {
 export async function createCommandClient(
   deps: Deps, flags: TargetFlags & NetworkFlags, state: RunState, options: CommandClientOptions = {},
 ): Promise<CommandClient> {
-  const run = await createClientSettings(deps, flags, state, { connections: options.concurrency, longRunning: options.longRunning });
+  const run = await createClientSettings(deps, flags, state, { connections: options.concurrency, longRunning: options.longRunning, maxWaitMs: options.maxWaitMs });
   const seam = { now: deps.now, sleep: deps.sleep, random: deps.random };
   const requestsWith = (settings: CliSettings): TokenRequests => ({
     clientCredentials: ({ baseUrl, clientId, clientSecret }) => createClientWith({ ...settings, baseUrl }, seam).clientCredentials({ clientId, clientSecret }),

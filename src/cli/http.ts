@@ -36,9 +36,11 @@ export interface RunSettings {
  * keeps in flight. Without a limit, undici opens a new connection when the next request is sent a
  * moment before the previous one's connection counts as free: 8 connections for 4 requests at a time.
  * `longRunning`: the command polls until stopped (`--watch`), and V8 tunes it as it goes (wasm-budget.ts).
+ * `maxWaitMs`: the command's own budget for waits when neither --max-wait nor MKT_MAX_WAIT gives
+ * one (a pre-flight check, an MCP call a client would give up on); DEFAULT_MAX_WAIT_MS otherwise.
  */
 export async function createClientSettings(
-  deps: Deps, flags: NetworkFlags, state: RunState, run: { connections?: number; longRunning?: boolean } = {},
+  deps: Deps, flags: NetworkFlags, state: RunState, run: { connections?: number; longRunning?: boolean; maxWaitMs?: number } = {},
 ): Promise<RunSettings> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
@@ -52,7 +54,7 @@ export async function createClientSettings(
   const retriesSetting = setting(flags.retries, '--retries', 'MKT_RETRIES');
   const retries = retriesSetting ? parseInteger(retriesSetting.value, retriesSetting.source, { max: MAX_CLI_RETRIES }) : DEFAULT_RETRIES;
   const maxWait = setting(flags.maxWait, '--max-wait', 'MKT_MAX_WAIT');
-  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : DEFAULT_MAX_WAIT_MS;
+  const maxWaitMs = maxWait ? parseDuration(maxWait.value, maxWait.source) : run.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const caFile = setting(flags.caFile, '--ca-file', 'MKT_CA_FILE');
   const dispatcher = deps.dispatcher ?? await createDispatcher(deps, {
     caFile, timeoutMs, connections: run.connections, onDebug, shortRun: run.longRunning !== true,

@@ -45,9 +45,8 @@ export async function checkWithService(deps: Deps, options: CheckOptions, state:
   // As the client's settings read them: the flag, or a variable that is not empty.
   const waitAsked = options.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT);
   try {
-    const command = await createCommandClient(deps, options, state, { concurrency: 1 });
-    const client = waitAsked ? command.client : command.with({ maxWaitMs: CHECK_MAX_WAIT_MS });
-    const result = await client.getQuotes({ symbols: [symbol] });
+    const command = await createCommandClient(deps, options, state, { concurrency: 1, maxWaitMs: CHECK_MAX_WAIT_MS });
+    const result = await command.client.getQuotes({ symbols: [symbol] });
     const limit = result.rateLimit;
     report.check = {
       ok: true, symbol, status: 200, quote_found: result.missing.length === 0, exit_code: 0, error: null,

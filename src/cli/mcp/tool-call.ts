@@ -17,7 +17,7 @@ import { withScrubbedDiagnostics } from '../secrets.js';
 import type { TargetFlags } from '../settings.js';
 import type { CallToolResult } from './sdk.js';
 import { toolError } from './tool-error.js';
-import { callMaxWaitMs, createWaitProgress, type CallExtra } from './wait-progress.js';
+import { createWaitProgress, MCP_MAX_WAIT_MS, type CallExtra } from './wait-progress.js';
 
 export type McpFlags = TargetFlags & NetworkFlags;
 
@@ -61,9 +61,8 @@ async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolC
     deps,
     state,
     client: async () => {
-      const command = await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true });
+      const command = await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true, maxWaitMs: MCP_MAX_WAIT_MS });
       return command.with({
-        maxWaitMs: callMaxWaitMs(deps, session.flags, command.settings.maxWaitMs),
         onWait: (event) => {
           command.progress.onWait(event);
           progress.onWait(event);

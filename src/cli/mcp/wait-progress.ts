@@ -2,8 +2,6 @@
 // waits within when `mkt mcp` is not told one, and the progress notifications that tell the client,
 // while a call waits, that it is still being answered.
 import type { WaitEvent } from '../../api/index.js';
-import type { Deps } from '../deps.js';
-import type { NetworkFlags } from '../options/network.js';
 import { describeWait } from '../progress.js';
 import type { RequestHandlerExtra, ServerNotification, ServerRequest } from './sdk.js';
 
@@ -27,12 +25,6 @@ export interface WaitProgress {
   onWait(event: WaitEvent): void;
   /** Stops the notifications (the call has answered). */
   stop(): void;
-}
-
-/** The budget of each call: --max-wait or MKT_MAX_WAIT when given (as the client's settings have it), else MCP_MAX_WAIT_MS. */
-export function callMaxWaitMs(deps: Deps, flags: NetworkFlags, settingMs: number | undefined): number | undefined {
-  const given = flags.maxWait !== undefined || Boolean(deps.env.MKT_MAX_WAIT);
-  return given ? settingMs : MCP_MAX_WAIT_MS;
 }
 
 /**
