@@ -95,5 +95,14 @@ export const MAX_SECRET_BYTES = 64 * 1024;
 export const MAX_SYMBOLS_FILE_BYTES = 16 * 1024 * 1024;
 /** A positions file (mkt value), or positions text a program parses: the cap of --symbols-file. */
 export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * The numbers a valuation computes with (src/shared/decimal-bounds.ts): at most this many
+ * significant digits, digits before the point and places after it. 100 is ample for money (a
+ * market quotes a dozen digits, a ledger keeps a few places), and keeps every product and sum of a
+ * valuation cheap: the exact cost grows with the digits.
+ */
+export const MAX_SIGNIFICANT_DIGITS = 100;
+export const MAX_INTEGER_DIGITS = 100;
+export const MAX_FRACTION_DIGITS = 100;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
