@@ -18,7 +18,7 @@ import { valuePortfolio, type ValuePortfolioInput, type ValuePortfolioResult } f
 
 export type { CliLoginInput, GetQuotesInput, ValuePortfolioInput, ValuePortfolioResult };
 export type { ClientOptions, HookRequest, HookResponse, Hooks, TokenContext, TokenSource, WaitEvent } from './options.js';
-export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse } from './types.js';
+export type { ClientCredentialsInput, Quote, QuotesResult, RateLimitInfo, TokenResponse, UnusableQuote } from './types.js';
 
 /**
  * The service's operations, each checked before any request: an input it cannot use rejects with an

@@ -2,6 +2,11 @@
 // quote in (pence on the London Stock Exchange). Which ISO codes exist is the platform's list
 // (Intl.supportedValuesOf, ICU's data: the same 162 codes on Node 20, 22 and 24), not one kept here;
 // the minor units are a convention of exchanges and data vendors, not of ISO, so they are listed.
+// How many decimals each currency's amounts are written with for people (--precision minor) is ISO
+// 4217's own list of minor units, as the currency-codes package carries it, not Intl's: ICU gives
+// the digits a currency is used with (IQD 0, HUF 0, IDR 0, COP 0), ISO those it is defined with
+// (IQD 3, HUF 2, IDR 2, COP 2), and an amount in a book is the defined one.
+import { code as isoEntry } from 'currency-codes';
 
 /** A currency as arithmetic sees it: `major`'s amount is this currency's amount times 10^-exponent. */
 export interface CurrencyUnit {
@@ -39,6 +44,20 @@ export const MINOR_UNITS: Readonly<Record<string, { major: string; exponent: num
  */
 const ISO_METALS = ['XAU', 'XAG', 'XPT', 'XPD'];
 
+/**
+ * Codes whose minor unit ISO 4217 lists as "N.A." (the package reads that as 0): the metals, the
+ * SDR and the other X codes. Amounts in them are written with 4 decimals (a ten-thousandth of a
+ * troy ounce), not rounded to whole units. test/api/currencies.test.ts reads the package's copy of
+ * ISO's list and holds this one to it.
+ */
+export const NO_MINOR_UNIT: ReadonlySet<string> = new Set(['XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XPD', 'XPT', 'XSU', 'XTS', 'XUA', 'XXX']);
+const NO_MINOR_UNIT_DIGITS = 4;
+/**
+ * Codes the platform knows that the package's copy of ISO's list (2024-06-25) has not: XCG (the
+ * Caribbean guilder, listed in 2025) and the withdrawn HRK, SLL and ZWL. ISO defines each with 2.
+ */
+const UNLISTED_DIGITS = 2;
+
 let isoCodes: ReadonlySet<string> | undefined;
 
 /** The ISO 4217 codes this platform knows, plus the metals; read once, when first needed. */
@@ -70,3 +89,24 @@ export function currencyProblem(code: string): string {
   }
   return `is not an ISO 4217 currency code or a known minor unit (${Object.keys(MINOR_UNITS).join(', ')})`;
 }
+
+/**
+ * The decimals an amount in `code` is written with for people: its ISO 4217 minor units (USD 2, JPY
+ * 0, BHD 3); 4 where ISO lists none (NO_MINOR_UNIT); for a minor unit such as GBX, its ISO
+ * currency's less the unit's own exponent, so that pence are whole (GBP 2 − 2): the same resolution
+ * as the currency it is a unit of. Undefined for a code that is not a currency.
+ */
+export function minorDigits(code: string): number | undefined {
+  let digits = minorDigitsByCode.get(code);
+  if (digits === undefined) {
+    const unit = currencyUnit(code);
+    if (unit === undefined) return undefined;
+    const iso = NO_MINOR_UNIT.has(unit.major) ? NO_MINOR_UNIT_DIGITS : isoEntry(unit.major)?.digits ?? UNLISTED_DIGITS;
+    digits = Math.max(0, iso - unit.exponent);
+    minorDigitsByCode.set(code, digits);
+  }
+  return digits;
+}
+
+/** minorDigits' answers: the package's look-up is a scan of its list. */
+const minorDigitsByCode = new Map<string, number>();

@@ -1,41 +1,39 @@
 // Exchange rates from quotes of six-letter pairs: EURUSD is the price of one EUR in USD. A rate
 // from A to B is, in this order of preference:
-//   direct   AB's mid                      (exact)
-//   inverse  1 / BA's mid                  (rounded)
+//   direct   AB's mid
+//   inverse  1 / BA's mid
 //   cross    through USD: A to USD times USD to B, each leg direct (AUSD, USDB) or inverse (1 / USDA,
-//            1 / BUSD); the legs' mids multiplied exactly and divided once (rounded only if a leg is
-//            an inverse): 1 / (USDCAD × EURUSD) for CAD to EUR, USDJPY / USDCHF for CHF to JPY.
-// Rates are mids: a valuation marks positions to market, and the price rule (bid, ask, side) is the
-// instrument's; converting a long at one side of the FX market and a short at the other would value
-// the same money two ways. A quotient is rounded once, half-even, to RATE_DIGITS significant digits.
+//            1 / BUSD): 1 / (USDCAD × EURUSD) for CAD to EUR, USDJPY / USDCHF for CHF to JPY.
+// Every rate is exact: the mids multiplied and divided as rationals, never rounded here (a value is
+// rounded once, where it is written: figure.ts). Rates are mids: a valuation marks positions to
+// market, and the price rule (bid, ask, side) is the instrument's; converting a long at one side of
+// the FX market and a short at the other would value the same money two ways.
+//
+// A pair is taken in that order as it is quoted: a quote that cannot be right (the library's one
+// verdict, quote-checks.ts) is not passed over for the next route, which would value with a rate
+// the service did not mean; the currency's positions are then `unusable`, naming the pair.
+import Fraction from 'fraction.js';
 import { OptionsError } from './errors.js';
-import { DECIMAL } from './json.js';
-import type { Quote } from './types.js';
-import { divideRounded, isPositive, multiply } from '../shared/decimal.js';
-
-/**
- * Significant digits of a rate that needs a division: 34, the precision of IEEE 754 decimal128 and
- * of Java's MathContext.DECIMAL128 (also half-even), so a program checking a rate with either gets
- * the same digits. The error is below 5 × 10^-34 of the rate: on a value of 10^15 it is under 10^-18.
- */
-export const RATE_DIGITS = 34;
+import { quoteProblems, samePrices } from './quote-checks.js';
+import type { Quote, UnusableQuote } from './types.js';
+import { figureOf, type Figure } from '../shared/figure.js';
 
 /** The currency crosses go through. */
 const CROSS_CURRENCY = 'USD';
 
-/** A rate used to convert, and how it was derived. */
-export interface FxRate {
+/** A rate used to convert, exactly, and how it was derived. */
+export interface ExactFxRate {
   /** ISO codes: one `from` is worth `rate` of `to`. */
   from: string;
   to: string;
-  rate: string;
+  rate: Figure;
   method: 'direct' | 'inverse' | 'cross';
   /** The pairs whose mids it came from, e.g. ["USDCAD", "EURUSD"]. */
   pairs: string[];
+  /** Each pair's quote's timestamp, as the service wrote it, in the order of `pairs`. */
+  timestamps: string[];
   /** How, in the pairs' names: "GBPUSD", "1/USDJPY", "1/(USDCAD*EURUSD)", "USDJPY/USDCHF". */
   formula: string;
-  /** True when a division was rounded to RATE_DIGITS significant digits. */
-  rounded: boolean;
 }
 
 /** A currency with no rate to the base among the quotes. */
@@ -44,36 +42,69 @@ export interface NoRoute {
   to: string;
   /** Every pair looked for, in the order of preference. */
   tried: string[];
-  /** Those of `tried` with no quote, or a mid that is not above zero. */
+  /** Those of `tried` with no quote. */
   missing: string[];
 }
 
-/** The quote of a symbol (upper-case), or undefined. */
-export type QuoteLookup = (symbol: string) => Quote | undefined;
+/** A currency whose rate would come from a quote that cannot be right. */
+export interface UnusableRoute {
+  currency: string;
+  to: string;
+  /** The pair, and what is wrong with its quote. */
+  unusable: UnusableQuote;
+}
+
+/** The quotes a valuation reads, by upper-case symbol: the first of each, and the verdict on it. */
+export interface QuoteBook {
+  quote(symbol: string): Quote | undefined;
+  /** What is wrong with the symbol's quote (quoteProblems, or two quotes at different prices); undefined when nothing is. */
+  problems(symbol: string): string[] | undefined;
+}
 
 /** Quotes by symbol (the key in any case), or a list of them, as getQuotes' `data`. */
 export type QuotesBySymbol = ReadonlyMap<string, Quote> | readonly Quote[];
 
-/** A lookup by upper-case symbol; of two quotes for one symbol, the first. */
-export function createQuoteLookup(quotes: QuotesBySymbol): QuoteLookup {
+function notQuotes(): OptionsError {
+  return new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)', { option: 'quotes', operation: 'valuePositions' });
+}
+
+/**
+ * The book of `quotes`. With `verdict` (getQuotes' `unusable`: the quotes were judged as they
+ * came), that verdict; without it, each quote is judged when first looked up, at `now`, and a
+ * second quote for a symbol at other prices makes it unusable.
+ */
+export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number): QuoteBook {
   const bySymbol = new Map<string, Quote>();
+  const twice = new Map<string, Quote>();
   const add = (symbol: unknown, quote: Quote) => {
-    if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') {
-      throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)', { option: 'quotes', operation: 'valuePositions' });
-    }
+    if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') throw notQuotes();
     const key = symbol.toUpperCase();
-    if (!bySymbol.has(key)) bySymbol.set(key, quote);
+    const first = bySymbol.get(key);
+    if (first === undefined) bySymbol.set(key, quote);
+    else if (verdict === undefined && !twice.has(key) && !samePrices(first, quote)) twice.set(key, quote);
   };
   if (quotes instanceof Map) for (const [symbol, quote] of quotes) add(symbol, quote);
   else if (Array.isArray(quotes)) for (const quote of quotes as readonly Quote[]) add(quote?.symbol, quote);
-  else throw new OptionsError('INVALID_OPTIONS', 'quotes must be a Map of symbol to Quote, or an array of Quotes (getQuotes\' data)', { option: 'quotes', operation: 'valuePositions' });
-  return (symbol) => bySymbol.get(symbol);
-}
+  else throw notQuotes();
 
-/** The mid of `pair` when it is quoted with a mid above zero: a rate must be one. */
-function usableMid(lookup: QuoteLookup, pair: string): string | undefined {
-  const mid = lookup(pair)?.mid;
-  return typeof mid === 'string' && DECIMAL.test(mid) && isPositive(mid) ? mid : undefined;
+  const judged = new Map<string, string[] | undefined>();
+  if (verdict !== undefined) for (const { symbol, problems } of verdict) judged.set(symbol.toUpperCase(), problems);
+  return {
+    quote: (symbol) => bySymbol.get(symbol),
+    problems(symbol) {
+      if (verdict !== undefined || judged.has(symbol)) return judged.get(symbol);
+      const quote = bySymbol.get(symbol);
+      let problems: string[] | undefined;
+      if (quote !== undefined) {
+        const found = quoteProblems(quote, now);
+        const other = twice.get(symbol);
+        if (other !== undefined) found.push(`sent twice at different prices (mid ${quote.mid} and ${other.mid})`);
+        problems = found.length === 0 ? undefined : found;
+      }
+      judged.set(symbol, problems);
+      return problems;
+    },
+  };
 }
 
 /** The pairs a rate from `from` to `to` may come from, in the order they are preferred. */
@@ -83,61 +114,64 @@ export function pairsFor(from: string, to: string): { direct: string[]; cross: s
   return { direct, cross: [from + CROSS_CURRENCY, CROSS_CURRENCY + from, to + CROSS_CURRENCY, CROSS_CURRENCY + to] };
 }
 
-/** The rate from ISO currency `from` to `to` (different), or what was tried when there is none. */
-export function findRate(from: string, to: string, lookup: QuoteLookup, digits = RATE_DIGITS): FxRate | NoRoute {
-  const { direct, cross } = pairsFor(from, to);
-  const [ab, ba] = direct as [string, string];
-  const abMid = usableMid(lookup, ab);
-  if (abMid !== undefined) return { from, to, rate: abMid, method: 'direct', pairs: [ab], formula: ab, rounded: false };
-  const baMid = usableMid(lookup, ba);
-  if (baMid !== undefined) return ratio(from, to, 'inverse', [], [[ba, baMid]], digits);
-  if (cross.length > 0) {
-    const [aUsd, usdA, bUsd, usdB] = cross as [string, string, string, string];
-    const first = leg(lookup, aUsd, usdA);
-    const second = leg(lookup, usdB, bUsd);
-    if (first !== undefined && second !== undefined) {
-      const legs = [first, second];
-      const over = legs.filter((l) => !l.inverse).map((l) => [l.pair, l.mid] as const);
-      const under = legs.filter((l) => l.inverse).map((l) => [l.pair, l.mid] as const);
-      return ratio(from, to, 'cross', over, under, digits);
-    }
-  }
-  const tried = [...direct, ...cross];
-  return { currency: from, to, tried, missing: tried.filter((pair) => usableMid(lookup, pair) === undefined) };
-}
-
 interface Leg {
   pair: string;
-  mid: string;
+  quote: Quote;
   inverse: boolean;
 }
 
-/** One leg of a cross: `straight`'s mid, or else the inverse of `inverted`'s. */
-function leg(lookup: QuoteLookup, straight: string, inverted: string): Leg | undefined {
-  const mid = usableMid(lookup, straight);
-  if (mid !== undefined) return { pair: straight, mid, inverse: false };
-  const other = usableMid(lookup, inverted);
-  return other === undefined ? undefined : { pair: inverted, mid: other, inverse: true };
+/** The rate from ISO currency `from` to `to` (different); what was tried when there is none; or the pair that cannot be used. */
+export function findRate(from: string, to: string, book: QuoteBook): ExactFxRate | NoRoute | UnusableRoute {
+  const { direct, cross } = pairsFor(from, to);
+  const [ab, ba] = direct as [string, string];
+  const unusable = (pair: string): UnusableRoute | undefined => {
+    const problems = book.problems(pair);
+    return problems === undefined ? undefined : { currency: from, to, unusable: { symbol: book.quote(pair)!.symbol, problems } };
+  };
+  const abQuote = book.quote(ab);
+  if (abQuote !== undefined) return unusable(ab) ?? ratio(from, to, 'direct', [{ pair: ab, quote: abQuote, inverse: false }]);
+  const baQuote = book.quote(ba);
+  if (baQuote !== undefined) return unusable(ba) ?? ratio(from, to, 'inverse', [{ pair: ba, quote: baQuote, inverse: true }]);
+  if (cross.length > 0) {
+    const [aUsd, usdA, bUsd, usdB] = cross as [string, string, string, string];
+    const legs = [leg(book, aUsd, usdA), leg(book, usdB, bUsd)];
+    if (legs[0] !== undefined && legs[1] !== undefined) {
+      for (const { pair } of legs as Leg[]) {
+        const bad = unusable(pair);
+        if (bad !== undefined) return bad;
+      }
+      return ratio(from, to, 'cross', legs as Leg[]);
+    }
+  }
+  const tried = [...direct, ...cross];
+  return { currency: from, to, tried, missing: tried.filter((pair) => book.quote(pair) === undefined) };
 }
 
-type Term = readonly [pair: string, mid: string];
+/** One leg of a cross: `straight`'s quote, or else the inverse of `inverted`'s. */
+function leg(book: QuoteBook, straight: string, inverted: string): Leg | undefined {
+  const quote = book.quote(straight);
+  if (quote !== undefined) return { pair: straight, quote, inverse: false };
+  const other = book.quote(inverted);
+  return other === undefined ? undefined : { pair: inverted, quote: other, inverse: true };
+}
 
-/** The product of `over`'s mids divided by the product of `under`'s: exact products, one rounding. */
-function ratio(from: string, to: string, method: FxRate['method'], over: readonly Term[], under: readonly Term[], digits: number): FxRate {
-  const product = (terms: readonly Term[]) => terms.reduce((acc, [, mid]) => multiply(acc, mid), '1');
-  const top = product(over);
-  const names = (terms: readonly Term[]) => terms.map(([pair]) => pair).join('*');
-  if (under.length === 0) {
-    return { from, to, rate: top, method, pairs: over.map(([pair]) => pair), formula: names(over), rounded: false };
-  }
-  const bottom = product(under);
-  // Both products are above zero (usableMid), so there is a quotient.
-  const { value, rounded } = divideRounded(top, bottom, digits)!;
+/**
+ * The product of the straight legs' mids over the product of the inverted legs', exactly. A rate
+ * that is one mid keeps the places it was sent with (1.08415 stays 1.08415 at `full`); a product
+ * or a quotient has none of its own: `full` writes its exact digits, or 34 significant ones.
+ */
+function ratio(from: string, to: string, method: ExactFxRate['method'], legs: readonly Leg[]): ExactFxRate {
+  const over = legs.filter((l) => !l.inverse);
+  const under = legs.filter((l) => l.inverse);
+  const product = (terms: readonly Leg[]) => terms.reduce((acc, l) => acc.mul(figureOf(l.quote.mid).exact), new Fraction(1n, 1n));
+  const names = (terms: readonly Leg[]) => terms.map((l) => l.pair).join('*');
+  const rate: Figure = legs.length === 1 && under.length === 0 ? figureOf(over[0]!.quote.mid) : { exact: product(over).div(product(under)), places: 0 };
+  const ordered = [...over, ...under];
   const denominator = under.length > 1 ? `(${names(under)})` : names(under);
   return {
-    from, to, rate: value, method,
-    pairs: [...over, ...under].map(([pair]) => pair),
-    formula: `${over.length === 0 ? '1' : names(over)}/${denominator}`,
-    rounded,
+    from, to, rate, method,
+    pairs: ordered.map((l) => l.pair),
+    timestamps: ordered.map((l) => l.quote.timestamp),
+    formula: under.length === 0 ? names(over) : `${over.length === 0 ? '1' : names(over)}/${denominator}`,
   };
 }

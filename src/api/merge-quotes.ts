@@ -1,7 +1,10 @@
 // The batches' quotes put back in the order the symbols were asked for. The service returns quotes
 // "for the supported symbols requested" (the spec): a quote for a symbol not asked for is left out
-// of the data, its symbol listed in `unasked` for the caller to mention.
-import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
+// of the data, its symbol listed in `unasked` for the caller to mention. Then each quote is judged,
+// once (quote-checks.ts): those that cannot be right are listed in `unusable`, with what is wrong,
+// and so is a symbol sent twice at different prices; sent twice at the same prices, it is one quote.
+import { quoteProblems, samePrices } from './quote-checks.js';
+import type { Quote, QuotesResult, RateLimitInfo, UnusableQuote } from './types.js';
 
 export interface BatchResult {
   quotes: Quote[];
@@ -15,7 +18,7 @@ export interface BatchResult {
  * came. Nearly every symbol gets exactly one quote, so that one goes into its requested place and
  * only a second quote for the same symbol starts a list. Exported for tests; not part of the library.
  */
-export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[]): QuotesResult {
+export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[], now?: number): QuotesResult {
   const asked: string[] = [];
   const place = new Map<string, number>();
   for (const symbol of symbols) {
@@ -42,6 +45,7 @@ export function mergeBatches(symbols: readonly string[], batches: readonly Batch
   }
   const data: Quote[] = [];
   const missing: string[] = [];
+  const unusable: UnusableQuote[] = [];
   for (let at = 0; at < asked.length; at++) {
     const quote = first[at];
     if (quote === undefined) {
@@ -49,9 +53,16 @@ export function mergeBatches(symbols: readonly string[], batches: readonly Batch
       continue;
     }
     data.push(quote);
+    const problems = quoteProblems(quote, now);
     const others = more.get(at);
-    if (others !== undefined) data.push(...others);
+    if (others !== undefined) {
+      data.push(...others);
+      const differing = others.find((other) => !samePrices(quote, other));
+      if (differing !== undefined) problems.push(`sent twice at different prices (mid ${quote.mid} and ${differing.mid})`);
+      for (const other of others) for (const problem of quoteProblems(other, now)) if (!problems.includes(problem)) problems.push(problem);
+    }
+    if (problems.length > 0) unusable.push({ symbol: quote.symbol, problems });
   }
   const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
-  return { data, missing, unasked: [...unasked.values()], requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
+  return { data, missing, unasked: [...unasked.values()], unusable, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
 }

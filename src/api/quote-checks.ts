@@ -1,48 +1,67 @@
-// Quotes that parse but cannot be right: a price out of any market's range, a negative price, a mid
-// outside bid..ask, a timestamp that names no real instant. parseQuotes refuses what is not a quote
-// at all; these are kept (every digit), marked in the table, and fail `mkt quotes --strict`.
-import Big from 'big.js';
+// Quotes that parse but cannot be right: a price that is not above zero or is out of any market's
+// range, one with more digits than mkt reads, a mid outside bid..ask, a timestamp that names no real
+// instant or lies ahead of the clock. parseQuotes refuses what is not a quote at all; these are kept
+// (every digit), and judged here once, for every consumer: getQuotes lists them in `unusable`,
+// `mkt quotes` marks them and fails on them with --strict, a valuation does not value a position
+// priced or converted by one, and a check on one fails.
+import { decimalBoundsProblem, leadingExponent } from '../shared/decimal-bounds.js';
+import { figureOf } from '../shared/figure.js';
 import { formatAge, isFuture } from '../shared/time.js';
 import type { Quote } from './types.js';
 
-/** A price's magnitude must lie within 10^-12 ... 10^15 (or be 0): beyond is no market's price. */
+/** A price's magnitude must lie within 10^-12 ... 10^15: beyond is no market's price. */
 const MIN_EXPONENT = -12;
 const MAX_EXPONENT = 15;
 
 /** RFC 3339: date, time, at most nine fraction digits (nanoseconds), Z or an offset up to 23:59. */
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/i;
+/** JSON's number grammar, as parseQuotes has already checked each price. */
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const ZERO = /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * What is wrong with the quote, in words (`bid is negative`); empty when nothing is. Given `now`
  * (milliseconds since the epoch), also a timestamp more than the clock-skew allowance (10 s) ahead
- * of it (`timestamp is 23h in the future`). Public: `mkt quotes` marks these quotes in its table and
- * fails on them with --strict; a program can hold its quotes to the same test.
+ * of it (`timestamp is 23h in the future`). Text and integers only, no decimal object per price:
+ * getQuotes judges every quote it returns.
  */
 export function quoteProblems(quote: Quote, now?: number): string[] {
   const problems: string[] = [];
-  const prices: Array<[string, Big | undefined]> = [['bid', toBig(quote.bid)], ['ask', toBig(quote.ask)], ['mid', toBig(quote.mid)]];
-  for (const [name, value] of prices) {
-    if (value === undefined) problems.push(`${name} is not a number`);
-    else if (value.s < 0 && !value.eq(0)) problems.push(`${name} is negative`);
-    else if (!value.eq(0) && (value.e < MIN_EXPONENT || value.e > MAX_EXPONENT)) problems.push(`${name} is out of range`);
+  const prices = [['bid', quote.bid], ['ask', quote.ask], ['mid', quote.mid]] as const;
+  let comparable = true;
+  for (const [name, text] of prices) {
+    const problem = priceProblem(text);
+    if (problem !== undefined) {
+      problems.push(`${name} ${problem}`);
+      if (problem === 'is not a number' || problem.startsWith('has')) comparable = false;
+    }
   }
-  const [bid, ask, mid] = prices.map(([, value]) => value);
-  if (bid !== undefined && ask !== undefined && mid !== undefined) {
-    const low = bid.lt(ask) ? bid : ask;
-    const high = bid.lt(ask) ? ask : bid;
-    if (mid.lt(low) || mid.gt(high)) problems.push('mid is outside bid..ask');
-  }
+  if (comparable && outside(quote.mid, quote.bid, quote.ask)) problems.push('mid is outside bid..ask');
   const timestamp = timestampProblem(quote.timestamp, now);
   if (timestamp !== undefined) problems.push(timestamp);
   return problems;
 }
 
-function toBig(text: string): Big | undefined {
-  try {
-    return new Big(text);
-  } catch {
-    return undefined;
-  }
+function priceProblem(text: unknown): string | undefined {
+  if (typeof text !== 'string' || !NUMBER.test(text)) return 'is not a number';
+  if (ZERO.test(text)) return 'is zero';
+  if (text.startsWith('-')) return 'is negative';
+  const lead = leadingExponent(text);
+  if (lead < MIN_EXPONENT || lead > MAX_EXPONENT) return 'is out of range';
+  return decimalBoundsProblem(text)?.message;
+}
+
+/** Whether mid lies outside bid..ask (either way round). Doubles decide unless they tie: rounding to a double never reverses an order. */
+function outside(mid: string, bid: string, ask: string): boolean {
+  const [low, high] = compare(bid, ask) <= 0 ? [bid, ask] : [ask, bid];
+  return compare(mid, low) < 0 || compare(mid, high) > 0;
+}
+
+function compare(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (x !== y) return x < y ? -1 : 1;
+  return figureOf(a).exact.compare(figureOf(b).exact);
 }
 
 function timestampProblem(text: string, now: number | undefined): string | undefined {
@@ -54,7 +73,7 @@ function timestampProblem(text: string, now: number | undefined): string | undef
 
 /** Why the text names no real instant, or undefined when it does. */
 function instantProblem(text: string): string | undefined {
-  const match = RFC_3339.exec(text);
+  const match = typeof text === 'string' ? RFC_3339.exec(text) : null;
   if (match === null) return 'timestamp is not an RFC 3339 date-time';
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   // Date.parse rolls 2026-02-30 over to 2 March; a day that does not exist is not a timestamp.
@@ -73,4 +92,9 @@ function instantProblem(text: string): string | undefined {
 export function aheadOfClock(quote: Quote, now: number): number | undefined {
   if (!isFuture(quote.timestamp, now) || instantProblem(quote.timestamp) !== undefined) return undefined;
   return Date.parse(quote.timestamp) - now;
+}
+
+/** Two quotes for one symbol that say the same: bid, ask and mid numerically equal (227.10 and 227.1). */
+export function samePrices(a: Quote, b: Quote): boolean {
+  return compare(a.bid, b.bid) === 0 && compare(a.ask, b.ask) === 0 && compare(a.mid, b.mid) === 0;
 }

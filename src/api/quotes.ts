@@ -76,7 +76,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     send: (batch) => fetchBatch(shared, { ...call, url: withQuery(url, { symbols: batch, venue: input.venue }) }),
     onDone: input.onProgress,
   });
-  return mergeBatches(symbols, results);
+  return mergeBatches(symbols, results, (options.now ?? Date.now)());
 }
 
 function checkQuotesInput(input: { symbols?: unknown; venue?: unknown; batchSize?: unknown; concurrency?: unknown; onProgress?: unknown }): void {

@@ -11,6 +11,12 @@ export interface Quote {
   timestamp: string;
 }
 
+/** A symbol whose quote cannot be right, and why, in words (`bid is negative`, `mid is outside bid..ask`). */
+export interface UnusableQuote {
+  symbol: string;
+  problems: string[];
+}
+
 export interface RateLimitInfo {
   limit: number | undefined;
   remaining: number | undefined;
@@ -30,6 +36,12 @@ export interface QuotesResult {
    * out of `data`, since the service answers only for the symbols requested.
    */
   unasked: string[];
+  /**
+   * The quotes of `data` that cannot be right (quoteProblems, with the client's clock: a timestamp
+   * ahead of it is one), and symbols sent twice at different prices: each symbol once, in the order
+   * of `data`, with what is wrong. They stay in `data` as sent; a valuation does not value them.
+   */
+  unusable: UnusableQuote[];
   /** Requests sent (one per batch), and attempts including retries. */
   requests: number;
   attempts: number;

@@ -1,9 +1,15 @@
 // The valuation's public surface, passed on whole by index.ts: positions read exactly from a file's
 // text or from objects, what to fetch for them, and valuePositions, which values them against
 // quotes with no network. Everything else in the valuation's modules is mkt's own.
-export { valuePositions, PRICE_RULES, type CurrencyTotal, type PositionStatus, type PriceRule, type Valuation, type ValuedPosition, type ValuePositionsInput } from './valuation.js';
+export {
+  valuePositions, valueExactly, valuationAt, PRICE_RULES,
+  type CurrencyTotal, type ExactCurrencyTotal, type ExactPosition, type ExactValuation, type FxRate, type PositionStatus, type PriceRule, type Valuation, type ValuationAtOptions, type ValuedPosition, type ValuePositionsInput,
+} from './valuation.js';
 export { crossSymbols, valuationSymbols } from './valuation-plan.js';
-export { RATE_DIGITS, type FxRate, type NoRoute, type QuotesBySymbol } from './fx.js';
+export type { ExactFxRate, NoRoute, QuotesBySymbol } from './fx.js';
+export { isPrecision, MAX_PRECISION_PLACES, PRECISIONS, READABLE_RATE_DIGITS, type Precision } from './precision.js';
+export { minorDigits } from './currencies.js';
+export { figureText, FULL, type Figure, type Rounding } from '../shared/figure.js';
 export { positionsFromObjects, type Position, type PositionsOptions } from './positions.js';
 export { detectPositionsFormat, parsePositions, type ParsePositionsOptions, type PositionsFormat } from './positions-text.js';
 export { PositionsError, type PositionsErrorReason } from './positions-error.js';

@@ -6,7 +6,7 @@
 //      already asked for. Usually nothing: a service quotes most currencies against USD.
 // Symbols are upper-case, each once, in the order first needed.
 import { currencyUnit } from './currencies.js';
-import { createQuoteLookup, findRate, pairsFor, type QuotesBySymbol } from './fx.js';
+import { createQuoteBook, findRate, pairsFor, type QuotesBySymbol } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
 import { checkValuationOptions } from './valuation.js';
 
@@ -37,10 +37,12 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
     first,
     pairs: first.slice(instruments),
     cross(quotes) {
-      const lookup = createQuoteLookup(quotes);
+      // A currency needs a cross only when neither direct pair is quoted (a quote that cannot be
+      // right is a rate that cannot be used, not a reason to look elsewhere).
+      const book = createQuoteBook(quotes, []);
       const legs = new Set<string>();
       for (const major of foreign) {
-        if ('rate' in findRate(major, baseMajor, lookup)) continue;
+        if (!('tried' in findRate(major, baseMajor, book))) continue;
         for (const pair of pairsFor(major, baseMajor).cross) if (!symbols.has(pair)) legs.add(pair);
       }
       return [...legs];

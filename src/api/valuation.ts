@@ -1,15 +1,21 @@
 // valuePositions: positions valued against quotes, exactly, in their own currencies and in a base
-// currency; no network. The result is the valuation document itself, its field names those of
-// `mkt value --json` (snake_case, as the document is written), so a program, the CLI and an MCP
-// tool hand on one shape. Every value is decimal text: value = price × quantity exactly, value_base
-// = value × rate exactly, and every total the exact sum of the values shown.
+// currency; no network. Two steps:
+//   1. valueExactly: every figure an exact rational (shared/figure.ts): value = price × quantity,
+//      value_base = value × rate (a rate from an inverse or a cross is the exact quotient of the
+//      service's digits), every total the exact sum. Nothing is rounded.
+//   2. valuationAt: the valuation document at a precision, each figure rounded once, half-even, by
+//      the stated rule (precision.ts); its field names those of `mkt value --json` (snake_case, as
+//      the document is written), so a program, the CLI and an MCP tool hand on one shape.
+// A quote that cannot be right (quote-checks.ts, judged once in the library) values nothing: a
+// position priced or converted by one is `unusable`, and the totals leave it out.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
 import { OptionsError } from './errors.js';
-import { createQuoteLookup, findRate, type FxRate, type NoRoute, type QuoteLookup, type QuotesBySymbol } from './fx.js';
-import { DECIMAL } from './json.js';
+import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type QuoteBook, type QuotesBySymbol, type UnusableRoute } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
-import type { Quote } from './types.js';
-import { converted, DecimalSum, difference, exact, exactText, multiply, product, type Exact } from '../shared/decimal.js';
+import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
+import type { Quote, UnusableQuote } from './types.js';
+import { converted, figureOf, FigureSum, minus, ONE, pow10, roundFigure, times, type Figure } from '../shared/figure.js';
+import Fraction from 'fraction.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -22,240 +28,328 @@ export interface ValuePositionsInput {
   base: string;
   /** Which price values an instrument: mid (the default), bid, ask, or side (a long at the bid, a short at the ask). */
   price?: PriceRule;
+  /** How the figures are written: `full` (the default), `minor` (each currency's minor units), or a number of decimal places. */
+  precision?: Precision;
+  /** Milliseconds since the epoch, for judging the quotes: a timestamp more than 10 s ahead of it cannot be right. Default: now. */
+  now?: number;
 }
 
-export type PositionStatus = 'ok' | 'missing' | 'no_route';
+export type PositionStatus = 'ok' | 'missing' | 'no_route' | 'unusable';
 
-/** One input position, valued. Values are null when they cannot be known (no quote, no rate). */
-export interface ValuedPosition {
+/** The members every valued position has, whatever its figures are written as. */
+interface PositionFacts {
   symbol: string;
   quantity: string;
   currency: string;
-  /** The price used (1 for cash); null with no quote. */
+  /** The price used (1 for cash), as the service sent it; null with no quote. */
   price: string | null;
-  /** price × quantity, in `currency`. */
-  value: string | null;
-  /** One unit of `currency` in the base currency: 1, a minor unit's fraction, an FX rate, or both. */
-  rate: string | null;
-  /** value × rate. */
-  value_base: string | null;
+  /** The cost per unit, as given. */
   cost?: string;
-  /** (price - cost) × quantity, in `currency`, where a cost is given. */
-  pnl?: string | null;
-  pnl_base?: string | null;
-  /** ok; missing: no quote for the symbol; no_route: no rate from its currency to the base. */
+  /**
+   * ok; missing: no quote for the symbol; no_route: no rate from its currency to the base;
+   * unusable: its quote, or the quote of a pair its rate comes from, cannot be right.
+   */
   status: PositionStatus;
+  /** For `unusable`: the quote and what is wrong with it. */
+  reason?: string;
+  /** The timestamp of the instrument's quote, as the service wrote it; null for cash and with no quote. */
+  timestamp: string | null;
   /** The line of the positions file, where it came from one. */
   line?: number;
 }
 
-/** The positions in one currency (as written: GBX apart from GBP), summed. */
-export interface CurrencyTotal {
+/** One input position, valued exactly. A figure is null when it cannot be known (no quote, no rate). */
+export interface ExactPosition extends PositionFacts {
+  /** price × quantity, in `currency`. */
+  value: Figure | null;
+  /** One unit of `currency` in the base: 1, a minor unit's fraction, an FX rate, or both. */
+  rate: Figure | null;
+  /** value × rate. */
+  value_base: Figure | null;
+  /** (price - cost) × quantity, in `currency`, where a cost is given. */
+  pnl?: Figure | null;
+  pnl_base?: Figure | null;
+}
+
+/** One input position, its figures written at the valuation's precision. */
+export interface ValuedPosition extends PositionFacts {
+  value: string | null;
+  rate: string | null;
+  value_base: string | null;
+  pnl?: string | null;
+  pnl_base?: string | null;
+}
+
+interface TotalFacts {
   currency: string;
   /** Positions in this currency, valued or not. */
   positions: number;
-  /** The sum of their values (those with a quote). */
-  value: string;
-  /** The sum of their value_base; null when the currency has no route to the base. */
-  value_base: string | null;
-  /** Where any of them has a cost: the sum of their pnl (those with a quote). */
-  pnl?: string;
-  pnl_base?: string | null;
-  /** True when a position in this currency has no quote, or the currency no route: its sums leave them out. */
+  /** True when a position in this currency is not valued, or the currency has no rate: its sums leave them out. */
   incomplete: boolean;
 }
 
-export interface Valuation {
+/** The positions in one currency (as written: GBX apart from GBP), summed exactly. */
+export interface ExactCurrencyTotal extends TotalFacts {
+  value: Figure;
+  value_base: Figure | null;
+  pnl?: Figure;
+  pnl_base?: Figure | null;
+}
+
+/** A currency's total, written at the valuation's precision. */
+export interface CurrencyTotal extends TotalFacts {
+  /** The sum of their values (those valued). */
+  value: string;
+  /** The sum of their value_base; null when the currency has no rate to the base. */
+  value_base: string | null;
+  /** Where any of them has a cost: the sum of their pnl (those valued). */
+  pnl?: string;
+  pnl_base?: string | null;
+}
+
+/** A rate used, written at the valuation's precision. */
+export interface FxRate extends Omit<ExactFxRate, 'rate'> {
+  rate: string;
+  /** True when `rate` is not the exact rate: rounded at the valuation's precision. */
+  rounded: boolean;
+}
+
+interface ValuationFacts {
   base: string;
   price: PriceRule;
-  /** One per input position, in input order. */
-  positions: ValuedPosition[];
-  /** One per currency, in the order the currencies first appear. */
-  totals: CurrencyTotal[];
-  /** The sum of every value_base shown. */
-  total_base: string;
-  /** Where any position has a cost: the sum of every pnl_base shown. */
-  total_pnl_base?: string;
+  /**
+   * The oldest timestamp of a quote the valuation used (an instrument's price or a pair's rate), as
+   * the service wrote it; null when it used none.
+   */
+  as_of: string | null;
   /** Symbols with no quote, each once, as first written. */
   missing: string[];
   /** Currencies with no rate to the base, and the pairs tried. */
   no_route: NoRoute[];
-  /** The rates used, in the order first needed. */
-  fx: FxRate[];
-  /** True when a position has no quote or no route: the totals leave it out. */
+  /** Quotes the valuation needed that cannot be right (an instrument's, or a pair's), each once, and why. */
+  unusable: UnusableQuote[];
+  /** True when a position is not valued (no quote, no rate, an unusable quote): the totals leave it out. */
   incomplete: boolean;
 }
 
-/** How a currency converts to the base: its rate (null: no route), and the same as an Exact. */
-interface Conversion {
-  rate: string | null;
-  exact: Exact | null;
+/** A valuation, every figure exact. */
+export interface ExactValuation extends ValuationFacts {
+  /** One per input position, in input order. */
+  positions: ExactPosition[];
+  /** One per currency, in the order the currencies first appear. */
+  totals: ExactCurrencyTotal[];
+  /** The sum of every value_base. */
+  total_base: Figure;
+  /** The sum of every pnl_base; null when no P&L is known (no cost, or none valued). */
+  total_pnl_base: Figure | null;
+  /** The rates used, in the order first needed. */
+  fx: ExactFxRate[];
 }
 
-/** Positions valued against `quotes`; throws an OptionsError (or PositionsError) for input it cannot use. */
+/** The valuation document: `mkt value --json`'s, every figure rounded once at `precision`. */
+export interface Valuation extends ValuationFacts {
+  /** How the figures are written: `full`, `minor`, or a number of decimal places. */
+  precision: Precision;
+  positions: ValuedPosition[];
+  totals: CurrencyTotal[];
+  total_base: string;
+  total_pnl_base: string | null;
+  fx: FxRate[];
+}
+
+/** Positions valued against `quotes`, written at `precision` (default full); throws an OptionsError (or PositionsError) for input it cannot use. */
 export function valuePositions(input: ValuePositionsInput): Valuation {
+  return valuationAt(valueExactly(input), input?.precision ?? 'full');
+}
+
+/** valuePositions' valuation before it is written: every figure exact. */
+export function valueExactly(input: ValuePositionsInput): ExactValuation {
   if (input === null || typeof input !== 'object') throw new OptionsError('INVALID_OPTIONS', 'valuePositions needs { positions, quotes, base }', { option: 'input', operation: 'valuePositions' });
   const { positions, base } = input;
   const rule = input.price ?? 'mid';
   const baseUnit = checkValuationOptions({ base, price: rule }, 'valuePositions');
+  if (input.precision !== undefined) checkPrecision(input.precision, 'valuePositions');
+  if (input.now !== undefined && !Number.isFinite(input.now)) {
+    throw new OptionsError('INVALID_OPTIONS', 'now must be milliseconds since the epoch', { option: 'now', operation: 'valuePositions', expected: 'a finite number' });
+  }
   checkPositions(positions);
-  return valueCheckedPositions(positions, createQuoteLookup(input.quotes), base, baseUnit, rule);
+  return valueCheckedPositions(positions, createQuoteBook(input.quotes, undefined, input.now ?? Date.now()), base, baseUnit, rule);
 }
 
-/** valuePositions for positions, a base and a rule already checked. */
-export function valueCheckedPositions(positions: readonly Position[], lookup: QuoteLookup, base: string, baseUnit: CurrencyUnit, rule: PriceRule): Valuation {
-  const fx: FxRate[] = [];
+/** How a currency converts to the base: its rate (null: no rate), or why it cannot. */
+interface Conversion {
+  rate: Figure | null;
+  /** The rate's exact value, shared by every conversion at it. */
+  exact: Fraction | null;
+  /** For a rate from a quote that cannot be right: the position's reason. */
+  unusable?: string;
+  /** The pairs' timestamps. */
+  timestamps: readonly string[];
+}
+
+/** valueExactly for positions, a base and a rule already checked, against a book of judged quotes. */
+export function valueCheckedPositions(positions: readonly Position[], book: QuoteBook, base: string, baseUnit: CurrencyUnit, rule: PriceRule): ExactValuation {
+  const fx: ExactFxRate[] = [];
   const noRoute: NoRoute[] = [];
+  const unusable = new Map<string, UnusableQuote>();
   const conversions = new Map<string, Conversion>();
   const convert = (code: string): Conversion => {
     let conversion = conversions.get(code);
     if (conversion === undefined) {
-      conversion = conversionOf(currencyUnit(code)!, baseUnit, lookup, fx, noRoute);
+      conversion = conversionOf(currencyUnit(code)!, baseUnit, book, fx, noRoute, unusable);
       conversions.set(code, conversion);
     }
     return conversion;
   };
-
   // Lots of one symbol share a price: read once.
-  const prices = new Map<string, Exact>();
-  const parsedPrice = (text: string): Exact => {
-    let parsed = prices.get(text);
-    if (parsed === undefined) {
-      parsed = exact(text);
-      prices.set(text, parsed);
+  const prices = new Map<string, Figure>();
+  const priceFigure = (text: string): Figure => {
+    let figure = prices.get(text);
+    if (figure === undefined) {
+      figure = figureOf(text);
+      prices.set(text, figure);
     }
-    return parsed;
+    return figure;
   };
   const missing: string[] = [];
   const missingKeys = new Set<string>();
   const totals = new Map<string, Totals>();
-  let anyCost = false;
-  const valued: ValuedPosition[] = new Array(positions.length);
+  let oldest: Oldest | undefined;
+  const used = (timestamp: string) => {
+    oldest = older(oldest, timestamp);
+  };
+  let anyPnl = false;
+  const valued: ExactPosition[] = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i]!;
     const { symbol, currency } = position;
     const key = symbol.toUpperCase();
-    let price: string | null = '1';
+    let priced: Priced = CASH;
     if (symbol !== currency && key !== currency) {
-      const quote = lookup(key);
-      price = quote === undefined ? null : priceOf(quote, rule, position.quantity);
-      if (quote === undefined && !missingKeys.has(key)) {
-        missingKeys.add(key);
-        missing.push(symbol);
+      const quote = book.quote(key);
+      if (quote === undefined) {
+        priced = MISSING;
+        if (!missingKeys.has(key)) {
+          missingKeys.add(key);
+          missing.push(symbol);
+        }
+      } else {
+        const problems = book.problems(key);
+        if (problems !== undefined && !unusable.has(key)) unusable.set(key, { symbol: quote.symbol, problems });
+        const price = priceOf(quote, rule, position.quantity);
+        priced = problems === undefined
+          ? { status: 'ok', price, figure: priceFigure(price), timestamp: quote.timestamp }
+          : { status: 'unusable', price: null, figure: null, timestamp: quote.timestamp, reason: `the quote of ${quote.symbol} cannot be right: ${problems.join(', ')}` };
       }
     }
     const conversion = convert(currency);
-    const { out, value, valueBase, pnl, pnlBase } = valueOne(position, price, price === null ? null : parsedPrice(price), conversion);
+    const out = valueOne(position, priced, conversion);
+    if (out.status === 'ok') {
+      if (priced.timestamp !== null) used(priced.timestamp);
+      for (const timestamp of conversion.timestamps) used(timestamp);
+    }
     let total = totals.get(currency);
     if (total === undefined) {
-      total = { count: 0, unvalued: 0, conversion, value: new DecimalSum(), valueBasePlaces: 0, pnl: undefined, pnlBasePlaces: 0 };
+      total = { count: 0, unvalued: 0, conversion, value: new FigureSum(), pnl: undefined };
       totals.set(currency, total);
     }
     total.count++;
-    if (value === null) total.unvalued++;
-    else total.value.addExact(value);
-    if (valueBase !== null && valueBase.places > total.valueBasePlaces) total.valueBasePlaces = valueBase.places;
+    if (out.value === null) total.unvalued++;
+    else total.value.add(out.value);
     if (out.cost !== undefined) {
-      anyCost = true;
-      total.pnl ??= new DecimalSum();
-      if (pnl !== null) total.pnl.addExact(pnl);
-      if (pnlBase !== null && pnlBase.places > total.pnlBasePlaces) total.pnlBasePlaces = pnlBase.places;
+      total.pnl ??= new FigureSum();
+      if (out.pnl !== null && out.pnl !== undefined) {
+        total.pnl.add(out.pnl);
+        if (out.pnl_base !== null) anyPnl = true;
+      }
     }
     valued[i] = out;
   }
 
   // The totals in the base, from each currency's: the sum of a currency's converted values is its
-  // rate times the sum of its values, exactly (a conversion is an exact product), so only a few
-  // long sums are added, not one per position.
-  const currencyTotals: CurrencyTotal[] = [];
-  const totalBase = new DecimalSum();
-  const totalPnlBase = new DecimalSum();
+  // rate times the sum of its values, exactly, so a few sums are converted, not one per position.
+  const currencyTotals: ExactCurrencyTotal[] = [];
+  const totalBase = new FigureSum();
+  const totalPnlBase = new FigureSum();
   for (const [currency, total] of totals) {
-    const { out, valueBase, pnlBase } = currencyTotal(currency, total);
+    const out = currencyTotal(currency, total);
     currencyTotals.push(out);
-    if (valueBase !== null) totalBase.addExact(valueBase);
-    if (pnlBase !== null) totalPnlBase.addExact(pnlBase);
+    if (out.value_base !== null) totalBase.add(out.value_base);
+    if (out.pnl_base !== undefined && out.pnl_base !== null) totalPnlBase.add(out.pnl_base);
   }
 
+  const unvalued = valued.some((position) => position.status !== 'ok');
   return {
     base,
     price: rule,
+    as_of: oldest?.text ?? null,
     positions: valued,
     totals: currencyTotals,
-    total_base: totalBase.toString(),
-    ...(anyCost ? { total_pnl_base: totalPnlBase.toString() } : {}),
+    total_base: totalBase.figure,
+    total_pnl_base: anyPnl ? totalPnlBase.figure : null,
     missing,
     no_route: noRoute,
+    unusable: [...unusable.values()],
     fx,
-    incomplete: missing.length > 0 || noRoute.length > 0,
+    incomplete: unvalued,
   };
 }
 
-/** A position valued: its document, and its figures as Exact, for the totals. */
-interface ValueOneResult {
-  out: ValuedPosition;
-  value: Exact | null;
-  valueBase: Exact | null;
-  pnl: Exact | null;
-  pnlBase: Exact | null;
+/** An instrument's price, as read: cash is 1; no quote; or a quote that cannot be right, which prices nothing. */
+interface Priced {
+  status: 'ok' | 'missing' | 'unusable';
+  price: string | null;
+  figure: Figure | null;
+  timestamp: string | null;
+  reason?: string;
 }
 
-/** One position at `price` (null: no quote; `unit` the same as an Exact), converted. */
-function valueOne(position: Position, price: string | null, unit: Exact | null, conversion: Conversion): ValueOneResult {
+const CASH: Priced = { status: 'ok', price: '1', figure: ONE, timestamp: null };
+const MISSING: Priced = { status: 'missing', price: null, figure: null, timestamp: null };
+
+function valueOne(position: Position, priced: Priced, conversion: Conversion): ExactPosition {
   const { symbol, quantity, currency, cost } = position;
-  const { rate } = conversion;
-  const amount = exact(quantity);
-  const value = unit === null ? null : product(unit, amount);
-  const valueBase = value === null || conversion.exact === null ? null : rate === '1' ? value : converted(value, conversion.exact);
-  const status: PositionStatus = price === null ? 'missing' : rate === null ? 'no_route' : 'ok';
-  const valueText = value === null ? null : exactText(value);
-  const baseText = valueBase === null ? null : valueBase === value ? valueText : exactText(valueBase);
-  // Object literals, not spreads: each row's object is built in one shape (a spread per row was
-  // three times slower over 100,000 rows).
-  let out: ValuedPosition;
-  let pnl: Exact | null = null;
-  let pnlBase: Exact | null = null;
-  if (cost === undefined) {
-    out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, status };
-  } else {
-    pnl = unit === null ? null : product(difference(unit, exact(cost)), amount);
-    pnlBase = pnl === null || conversion.exact === null ? null : rate === '1' ? pnl : converted(pnl, conversion.exact);
-    const pnlText = pnl === null ? null : exactText(pnl);
-    const pnlBaseText = pnlBase === null ? null : pnlBase === pnl ? pnlText : exactText(pnlBase);
-    out = { symbol, quantity, currency, price, value: valueText, rate, value_base: baseText, cost, pnl: pnlText, pnl_base: pnlBaseText, status };
+  const status: PositionStatus = priced.status !== 'ok' ? priced.status : conversion.unusable !== undefined ? 'unusable' : conversion.rate === null ? 'no_route' : 'ok';
+  const reason = status === 'unusable' ? priced.reason ?? conversion.unusable : undefined;
+  // A rate that cannot be used still leaves the value in the position's own currency, as no route does.
+  const unit = priced.status === 'ok' ? priced.figure : null;
+  const amount = unit === null ? null : figureOf(quantity);
+  const value = unit === null ? null : times(unit, amount!);
+  const { exact } = conversion;
+  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE.exact ? figure : converted(figure, exact));
+  // Object literals, not spreads: each row's object is built in one shape.
+  const out: ExactPosition = { symbol, quantity, currency, price: priced.price, value, rate: conversion.rate, value_base: inBase(value), status, timestamp: priced.timestamp };
+  if (cost !== undefined) {
+    out.cost = cost;
+    out.pnl = unit === null ? null : times(minus(unit, figureOf(cost)), amount!);
+    out.pnl_base = inBase(out.pnl);
   }
+  if (reason !== undefined) out.reason = reason;
   if (position.line !== undefined) out.line = position.line;
-  return { out, value, valueBase, pnl, pnlBase };
+  return out;
 }
 
 interface Totals {
   count: number;
-  /** Positions left out of the sums: no quote. */
+  /** Positions left out of the sums. */
   unvalued: number;
   conversion: Conversion;
-  value: DecimalSum;
-  /** The most places of a converted value: those of their sum. */
-  valueBasePlaces: number;
-  pnl: DecimalSum | undefined;
-  pnlBasePlaces: number;
+  value: FigureSum;
+  pnl: FigureSum | undefined;
 }
 
-/** A currency's sum of `sum`'s terms each converted at `conversion`: the rate times the sum, with the places of the most precise term. */
-function convertedSum(sum: DecimalSum, places: number, conversion: Conversion): Exact | null {
-  if (conversion.exact === null) return null;
-  const { big } = sum.exact();
-  return { big: conversion.rate === '1' ? big : big.times(conversion.exact.big), places };
-}
-
-function currencyTotal(currency: string, total: Totals): { out: CurrencyTotal; valueBase: Exact | null; pnlBase: Exact | null } {
-  const value = total.value.toString();
-  const valueBase = convertedSum(total.value, total.valueBasePlaces, total.conversion);
-  const valueBaseText = valueBase === null ? null : exactText(valueBase);
+function currencyTotal(currency: string, total: Totals): ExactCurrencyTotal {
+  const { exact } = total.conversion;
+  const inBase = (sum: FigureSum): Figure | null => (exact === null ? null : exact === ONE.exact ? sum.figure : converted(sum.figure, exact));
+  const value = total.value.figure;
+  const valueBase = inBase(total.value);
   const incomplete = total.unvalued > 0 || valueBase === null;
-  if (total.pnl === undefined) return { out: { currency, positions: total.count, value, value_base: valueBaseText, incomplete }, valueBase, pnlBase: null };
-  const pnlBase = convertedSum(total.pnl, total.pnlBasePlaces, total.conversion);
-  const out = { currency, positions: total.count, value, value_base: valueBaseText, pnl: total.pnl.toString(), pnl_base: pnlBase === null ? null : exactText(pnlBase), incomplete };
-  return { out, valueBase, pnlBase };
+  const out: ExactCurrencyTotal = { currency, positions: total.count, value, value_base: valueBase, incomplete };
+  if (total.pnl !== undefined) {
+    out.pnl = total.pnl.figure;
+    out.pnl_base = inBase(total.pnl);
+  }
+  return out;
 }
 
 /** The base and the price rule of a valuation, checked for `operation`; the base as a unit. */
@@ -277,7 +371,7 @@ export function checkValuationOptions(options: { base: unknown; price?: unknown 
 function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
   const field = rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
   const price: unknown = quote[field];
-  if (typeof price !== 'string' || !DECIMAL.test(price)) {
+  if (typeof price !== 'string') {
     throw new OptionsError('INVALID_OPTIONS', `the quote of ${String(quote.symbol).slice(0, 40)} has a ${field} that is not decimal text`, { option: 'quotes', operation: 'valuePositions', hint: 'pass quotes as getQuotes returns them: prices are decimal strings' });
   }
   return price;
@@ -290,29 +384,120 @@ function mantissa(text: string): string {
 
 /**
  * How a currency converts to the base: 1 for the base itself; a minor unit's power of ten (GBX to
- * GBP is 0.01); an FX rate (recorded in `fx` once), times the power of ten when either is a minor unit.
+ * GBP is 1/100); an FX rate (recorded in `fx` once), times the power of ten when either is a minor
+ * unit; or no route, or a pair that cannot be right.
  */
-function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, lookup: QuoteLookup, fx: FxRate[], noRoute: NoRoute[]): Conversion {
-  let rate = '1';
+function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, book: QuoteBook, fx: ExactFxRate[], noRoute: NoRoute[], unusable: Map<string, UnusableQuote>): Conversion {
+  let rate: Figure = ONE;
+  let timestamps: readonly string[] = [];
   if (unit.major !== base.major) {
-    const found = fx.find((r) => r.from === unit.major) ?? noRoute.find((r) => r.currency === unit.major) ?? findRate(unit.major, base.major, lookup);
+    const found: ExactFxRate | NoRoute | UnusableRoute = fx.find((r) => r.from === unit.major) ?? noRoute.find((r) => r.currency === unit.major) ?? findRate(unit.major, base.major, book);
     if ('tried' in found) {
       if (!noRoute.includes(found)) noRoute.push(found);
-      return { rate: null, exact: null };
+      return { rate: null, exact: null, timestamps };
+    }
+    if ('unusable' in found) {
+      const { symbol, problems } = found.unusable;
+      if (!unusable.has(symbol.toUpperCase())) unusable.set(symbol.toUpperCase(), found.unusable);
+      return { rate: null, exact: null, unusable: `the quote of ${symbol}, for the rate from ${found.currency} to ${found.to}, cannot be right: ${problems.join(', ')}`, timestamps };
     }
     if (!fx.includes(found)) fx.push(found);
     rate = found.rate;
+    timestamps = found.timestamps;
   }
-  return inUnits(rate, unit, base);
+  // Between minor units, the point moves by their exponents: exactly, and no places of its own.
+  const shift = base.exponent - unit.exponent;
+  if (shift !== 0) rate = { exact: rate.exact.mul(shift > 0 ? new Fraction(pow10(shift), 1n) : new Fraction(1n, pow10(-shift))), places: 0 };
+  return { rate, exact: rate === ONE ? ONE.exact : rate.exact, timestamps };
 }
 
-/** A rate between ISO currencies as one between `unit` and `base`: the point moved by their minor units' exponents. */
-function inUnits(rate: string, unit: CurrencyUnit, base: CurrencyUnit): Conversion {
-  const shift = base.exponent - unit.exponent;
-  if (shift !== 0) {
-    // The point moved, and no zeros kept that only the move made (0.78... × 100 is 78.6..., not 78.6...00).
-    const moved = multiply(rate, shift > 0 ? `1${'0'.repeat(shift)}` : `0.${'0'.repeat(-shift - 1)}1`);
-    rate = moved.includes('.') ? moved.replace(/0+$/, '').replace(/\.$/, '') : moved;
+/** The oldest timestamp so far: its text as written, and its instant. */
+interface Oldest {
+  text: string;
+  ms: number;
+}
+
+function older(oldest: Oldest | undefined, text: string): Oldest {
+  if (oldest !== undefined && oldest.text === text) return oldest;
+  const ms = Date.parse(text);
+  return oldest === undefined || ms < oldest.ms ? { text, ms } : oldest;
+}
+
+export interface ValuationAtOptions {
+  /** Rates with at most this many significant digits, where the precision would write more (a table's: 10). */
+  rateDigits?: number;
+}
+
+/**
+ * The valuation written at `precision`: each figure rounded once, half-even, by the precision's
+ * rule for its kind (an amount in a currency, or a rate). Totals are the exact totals rounded, not
+ * sums of rounded rows.
+ */
+export function valuationAt(exact: ExactValuation, precision: Precision, options: ValuationAtOptions = {}): Valuation {
+  checkPrecision(precision, 'valuationAt');
+  const rateRule = rateRounding(precision, options.rateDigits);
+  const written = new Map<Figure, string>();
+  const text = (figure: Figure, currency: string) => {
+    let out = written.get(figure);
+    if (out === undefined) {
+      out = roundFigure(figure, amountRounding(precision, currency)).text;
+      written.set(figure, out);
+    }
+    return out;
+  };
+  const rates = new Map<Figure, { text: string; exact: boolean }>();
+  const rated = (figure: Figure) => {
+    let out = rates.get(figure);
+    if (out === undefined) {
+      out = rateRule(figure);
+      rates.set(figure, out);
+    }
+    return out;
+  };
+  const rateText = (figure: Figure) => rated(figure).text;
+  const { base } = exact;
+  const orNull = (figure: Figure | null, currency: string) => (figure === null ? null : text(figure, currency));
+  const positions: ValuedPosition[] = new Array(exact.positions.length);
+  for (let i = 0; i < exact.positions.length; i++) {
+    const p = exact.positions[i]!;
+    const out: ValuedPosition = {
+      symbol: p.symbol, quantity: p.quantity, currency: p.currency, price: p.price,
+      value: orNull(p.value, p.currency), rate: p.rate === null ? null : rateText(p.rate), value_base: orNull(p.value_base, base),
+      status: p.status, timestamp: p.timestamp,
+    };
+    if (p.cost !== undefined) {
+      out.cost = p.cost;
+      out.pnl = orNull(p.pnl ?? null, p.currency);
+      out.pnl_base = orNull(p.pnl_base ?? null, base);
+    }
+    if (p.reason !== undefined) out.reason = p.reason;
+    if (p.line !== undefined) out.line = p.line;
+    positions[i] = out;
   }
-  return { rate, exact: exact(rate) };
+  const totals = exact.totals.map((t): CurrencyTotal => {
+    const out: CurrencyTotal = { currency: t.currency, positions: t.positions, value: text(t.value, t.currency), value_base: orNull(t.value_base, base), incomplete: t.incomplete };
+    if (t.pnl !== undefined) {
+      out.pnl = text(t.pnl, t.currency);
+      out.pnl_base = orNull(t.pnl_base ?? null, base);
+    }
+    return out;
+  });
+  return {
+    base,
+    price: exact.price,
+    precision,
+    as_of: exact.as_of,
+    positions,
+    totals,
+    total_base: text(exact.total_base, base),
+    total_pnl_base: orNull(exact.total_pnl_base, base),
+    missing: exact.missing,
+    no_route: exact.no_route,
+    unusable: exact.unusable,
+    fx: exact.fx.map((r) => {
+      const { text: rate, exact: whole } = rated(r.rate);
+      return { from: r.from, to: r.to, rate, method: r.method, pairs: r.pairs, timestamps: r.timestamps, formula: r.formula, rounded: !whole };
+    }),
+    incomplete: exact.incomplete,
+  };
 }

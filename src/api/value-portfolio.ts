@@ -11,8 +11,9 @@ import { checkPositions, type Position } from './positions.js';
 import { getQuotes } from './quotes.js';
 import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
-import { createQuoteLookup } from './fx.js';
-import { checkValuationOptions, valueCheckedPositions, type PriceRule, type Valuation } from './valuation.js';
+import { createQuoteBook } from './fx.js';
+import { checkPrecision, type Precision } from './precision.js';
+import { checkValuationOptions, valuationAt, valueCheckedPositions, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
 import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
@@ -25,6 +26,8 @@ export interface ValuePortfolioInput {
   base: string;
   /** Which price values an instrument: mid (the default), bid, ask, or side. */
   price?: PriceRule;
+  /** How `valuation`'s figures are written: `full` (the default), `minor`, or a number of decimal places. `exact` has them all. */
+  precision?: Precision;
   /** Symbols per request, as getQuotes takes it. */
   batchSize?: number;
   /** Requests in flight at once, as getQuotes takes it. */
@@ -43,8 +46,10 @@ export interface ValuePortfolioInput {
 
 /** What valuePortfolio returns: the valuation, and what it took. */
 export interface ValuePortfolioResult {
-  /** The valuation document (valuePositions' result), as `mkt value --json` writes it. */
+  /** The valuation document (valuePositions' result) at the precision asked for, as `mkt value --json` writes it. */
   valuation: Valuation;
+  /** The same valuation, every figure exact: valuationAt(exact, precision) writes it at any other precision. */
+  exact: ExactValuation;
   /** The quotes the valuation used: each instrument's, and each pair a rate came from, in the order they came. */
   quotes: Quote[];
   /** Symbols the service sent quotes for without being asked, each once. */
@@ -69,6 +74,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   // Everything a request would depend on is checked before the first is sent.
   const baseUnit = checkValuationOptions({ base, price }, OPERATION);
   checkPositions(positions);
+  if (input.precision !== undefined) checkPrecision(input.precision, OPERATION);
   checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
   checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
   if (input.prefetch !== undefined && (!Array.isArray(input.prefetch) || !input.prefetch.every((symbol) => typeof symbol === 'string'))) {
@@ -112,11 +118,13 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const cross = plan.cross(rounds[0]?.data ?? []).filter((symbol) => !asked.has(symbol));
   await fetch(cross);
   const fetched = rounds.flatMap((round) => round.data);
-  const valuation = valueCheckedPositions(positions, createQuoteLookup(fetched), base, baseUnit, rule);
+  // The quotes as getQuotes judged them, once: a quote that cannot be right values nothing.
+  const exact = valueCheckedPositions(positions, createQuoteBook(fetched, rounds.flatMap((round) => round.unusable)), base, baseUnit, rule);
   return {
-    valuation,
+    valuation: valuationAt(exact, input.precision ?? 'full'),
+    exact,
     // Prefetched symbols are pairs: kept among the quotes only where a rate came from them.
-    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
+    quotes: usedQuotes(exact, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
     unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
@@ -130,7 +138,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
  * The fetched quotes the valuation read: every instrument's (each was asked for a position), and the
  * pairs its rates came from; not a second quote for a symbol (it follows the first: mergeBatches).
  */
-function usedQuotes(valuation: Valuation, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
+function usedQuotes(valuation: ExactValuation, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
   const used = new Set<string>();
   for (const rate of valuation.fx) for (const pair of rate.pairs) used.add(pair);
   let previous = '';

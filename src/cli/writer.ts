@@ -23,7 +23,7 @@ export interface WriteOptions<N extends string> {
  * terminal (in colour when it may be), TSV, CSV, JSON or NDJSON, each with the fields asked for. A
  * library result is a document as it is: only the members the declaration names are written.
  */
-export async function writeResource<T, N extends string, D>(terminal: Terminal, resource: FieldSet<T, N, D>, document: NoInfer<D>, options: WriteOptions<N>): Promise<void> {
+export async function writeResource<T, N extends string, D>(terminal: Terminal, resource: FieldSet<T, N, D, unknown, unknown>, document: NoInfer<D>, options: WriteOptions<N>): Promise<void> {
   const renderer = renderersFor(resource)[options.format];
   terminal.stdout.write(await renderer.render(document, {
     fields: options.fields, color: terminal.color, now: options.now ?? terminal.now(), columns: terminal.columns, ascii: terminal.ascii,
@@ -37,7 +37,7 @@ export interface ResourceStream<T> {
 
 /** The stream of a format that can grow a batch at a time (tsv, csv, ndjson); undefined for one that cannot (json, table). */
 export function streamResource<T, N extends string, D>(
-  terminal: Terminal, resource: FieldSet<T, N, D>, options: Omit<WriteOptions<N>, 'now'>,
+  terminal: Terminal, resource: FieldSet<T, N, D, unknown, unknown>, options: Omit<WriteOptions<N>, 'now'>,
 ): ResourceStream<T> | undefined {
   const renderer = renderersFor(resource)[options.format];
   const stream = renderer.stream;

@@ -19,6 +19,8 @@ export interface ProfileRecord {
   base_url?: string;
   org?: string;
   format?: string;
+  /** mkt value's --precision: minor, full, or a number of places. */
+  precision?: string;
   token?: TokenRecord;
 }
 

@@ -1,6 +1,8 @@
 // Exact decimal text: prices stay the digits the service sent; derived numbers (the spread) come
 // from big.js, never from floats (1.08507 - 1.08505 is 0.00002, not 0.00001999999999990898).
 import Big from 'big.js';
+import { DECIMAL_SYNTAX } from '../shared/decimal-bounds.js';
+import { figureOf, FigureSum, FULL, roundFigure } from '../shared/figure.js';
 
 /** Plain notation, every digit kept: "227.10" stays "227.10"; "1E-8" becomes "0.00000001". */
 export function plainDecimal(text: string): string {
@@ -96,4 +98,32 @@ export function alignDecimals(values: readonly string[], widest = Number.POSITIV
     const tail = fracWidth === 0 ? '' : frac === '' ? ' '.repeat(fracWidth + 1) : `.${frac.padEnd(fracWidth)}`;
     return `${int.padStart(intWidth)}${tail}`;
   });
+}
+
+/**
+ * Plain decimal text with its integer part grouped in thousands by commas, for people (the table and
+ * the board only; data formats never group): `56202.02` is `56,202.02`, `-8510639` is `-8,510,639`.
+ * Every digit stays; exponent forms are left as they are.
+ */
+export function groupThousands(text: string): string {
+  if (/[eE]/.test(text)) return text;
+  const sign = text.startsWith('-') || text.startsWith('+') ? text[0]! : '';
+  const body = sign === '' ? text : text.slice(1);
+  const dot = body.indexOf('.');
+  const integer = dot === -1 ? body : body.slice(0, dot);
+  if (integer.length <= 3 || !/^\d+$/.test(integer)) return text;
+  const grouped = integer.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${sign}${grouped}${dot === -1 ? '' : body.slice(dot)}`;
+}
+
+/** The exact sum of decimal texts (JSON's grammar), with the places of the longest, and whether it equals another; undefined if one is not decimal text. */
+export function addDecimals(texts: readonly string[]): { text: string; same(other: string): boolean } | undefined {
+  if (!texts.every((text) => DECIMAL_SYNTAX.test(text))) return undefined;
+  const sum = new FigureSum();
+  for (const text of texts) sum.add(figureOf(text));
+  const { figure } = sum;
+  return {
+    text: roundFigure(figure, FULL).text,
+    same: (other) => DECIMAL_SYNTAX.test(other) && figureOf(other).exact.equals(figure.exact),
+  };
 }

@@ -29,6 +29,8 @@ export interface Field<T, N extends string = string> {
   derived: boolean;
   /** In the table and on the board. */
   align: 'left' | 'right';
+  /** A text or time field an item may lack (read as ''): null in JSON, an empty cell elsewhere. */
+  nullable?: boolean;
   /** On the board, when the terminal is narrow, lower goes first; undefined: never dropped. */
   dropOrder?: number;
   /** The value as text: a sent field exactly as sent, a derived one computed exactly. */
@@ -77,8 +79,13 @@ export interface TableOptions<N extends string = string> {
   ascii: boolean;
 }
 
-/** A resource's declaration: its fields by name, which of them each kind of format writes, its document, its table. */
-interface Declaration<T, N extends string, D> {
+/**
+ * A resource's declaration: its fields by name, which of them each kind of format writes, its
+ * document, its table. CT and CD are the rows and the document its checks are decided on: the items
+ * and the document themselves, unless the resource checks a form of them that keeps more (a
+ * valuation's exact figures, of which the document holds each rounded).
+ */
+interface Declaration<T, N extends string, D, CT, CD> {
   fields: Readonly<Record<N, Field<T, N>>>;
   /** Every field, in the order --fields lists them. */
   names: readonly N[];
@@ -102,14 +109,14 @@ interface Declaration<T, N extends string, D> {
    * What --check and --until may compare (render/checks/check-model.ts): a resource that declares it
    * has the flags, compiled against it before any request and decided after the data is written.
    */
-  checks?: CheckModel<T, D>;
+  checks?: CheckModel<CT, CD>;
 }
 
 /**
  * A resource's declaration. D is the document a command hands the writer: `{data}` unless said; a
  * document that holds its items under another name must declare `document` (a compile error if not).
  */
-export type FieldSet<T, N extends string = string, D = DataDocument<T>> = Declaration<T, N, D>
+export type FieldSet<T, N extends string = string, D = DataDocument<T>, CT = T, CD = D> = Declaration<T, N, D, CT, CD>
   & ([D] extends [DataDocument<T>] ? unknown : { document: DocumentDeclaration<T, D> });
 
 /** What --fields and the format options need of a declaration: the names, which are derived, and whether it has checks (--check). */
@@ -122,7 +129,7 @@ export function fieldsOf<T, N extends string>(set: Pick<FieldSet<T, N, unknown>,
 }
 
 /** The items of a document, where its declaration says they are (`data` when it says nothing). */
-export function itemsOf<T, D>(set: { document?: DocumentDeclaration<T, D> }, document: D): readonly T[] {
+export function itemsOf<T, D>(set: { document?: { readonly items: string } }, document: D): readonly T[] {
   const key = set.document?.items ?? 'data';
   return ((document as Record<string, unknown>)[key] as readonly T[] | undefined) ?? [];
 }

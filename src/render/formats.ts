@@ -42,7 +42,7 @@ export interface Renderer<T, N extends string = string, D = DataDocument<T>> {
  * its own (the declaration's drawTable, or a column per field). A declaration whose document holds
  * its items elsewhere than `data` says where (FieldSet's document).
  */
-export function renderersFor<T, N extends string, D>(model: FieldSet<T, N, D>): Record<Format, Renderer<T, N, D>> {
+export function renderersFor<T, N extends string, D>(model: FieldSet<T, N, D, unknown, unknown>): Record<Format, Renderer<T, N, D>> {
   const sent = (names: readonly N[] | undefined) => fieldsOf(model, names ?? model.sent);
   const items = (document: D) => itemsOf(model, document);
   const lines = (document: D) => model.lines?.(document) ?? items(document);

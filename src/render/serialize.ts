@@ -20,6 +20,7 @@ function jsonValue<T>(field: Field<T>, item: T, now: number): string {
   const value = field.read(item, now);
   if (field.kind === 'decimal') return value === '' ? 'null' : value;
   if (field.kind === 'boolean' && (value === 'true' || value === 'false' || value === '')) return value === '' ? 'null' : value;
+  if (value === '' && field.nullable === true) return 'null';
   return field.kind === 'price' ? value : q(value);
 }
 

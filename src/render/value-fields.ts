@@ -24,7 +24,7 @@ export interface ValueTotalRow {
 /** A line of a valuation: a position (the library's ValuedPosition), or a total. */
 export type ValueRow = ValuedPosition | ValueTotalRow;
 
-export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status'] as const;
+export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason'] as const;
 export type ValueFieldName = (typeof VALUE_FIELD_NAMES)[number];
 
 /** Any line read as one shape: a total has no symbol, quantity, price or cost; a position no `row`. */
@@ -49,6 +49,10 @@ export const VALUE_FIELDS: Readonly<Record<ValueFieldName, Field<ValueRow, Value
   pnl: decimal('pnl', 'P&L'),
   pnl_base: decimal('pnl_base', 'P&L (base)'),
   status: { name: 'status', title: 'Status', kind: 'text', derived: false, align: 'left', read: (row) => row.status },
+  // The instrument's quote's timestamp as the service wrote it (null for cash, and with no quote).
+  timestamp: { name: 'timestamp', title: 'As of', kind: 'time', nullable: true, derived: false, align: 'left', read: (row) => (row as AnyLine).timestamp ?? '' },
+  // Why an `unusable` position was not valued (null otherwise).
+  reason: { name: 'reason', title: 'Reason', kind: 'text', nullable: true, derived: false, align: 'left', read: (row) => (row as AnyLine).reason ?? '' },
 };
 
 /**
@@ -75,7 +79,6 @@ export const VALUE_TABLE_FIELDS: readonly ValueFieldName[] = ['symbol', 'quantit
 export function totalRows(valuation: Valuation): ValueTotalRow[] {
   const rates = new Map<string, string | null>();
   for (const position of valuation.positions) if (!rates.has(position.currency)) rates.set(position.currency, position.rate);
-  const withPnl = valuation.total_pnl_base !== undefined;
   const rows: ValueTotalRow[] = valuation.totals.map((total: CurrencyTotal) => ({
     row: 'total',
     currency: total.currency,
@@ -89,7 +92,7 @@ export function totalRows(valuation: Valuation): ValueTotalRow[] {
   }));
   rows.push({
     row: 'total_base', currency: valuation.base, rate: null, value: null, value_base: valuation.total_base,
-    pnl: null, pnl_base: withPnl ? valuation.total_pnl_base! : null, incomplete: valuation.incomplete, status: valuation.incomplete ? 'incomplete' : 'ok',
+    pnl: null, pnl_base: valuation.total_pnl_base, incomplete: valuation.incomplete, status: valuation.incomplete ? 'incomplete' : 'ok',
   });
   return rows;
 }

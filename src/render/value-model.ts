@@ -5,12 +5,13 @@
 // currency's, `total_base` for the whole in the base currency) and `status` whether its figures are
 // whole (`ok`) or leave something out (`incomplete`), so that a script reads the totals from any format.
 // Its checks (checks/value-check-model.ts) give `mkt value` --check, and --until and --exec on a watch.
-import type { Valuation } from '../api/valuation.js';
+import type { ExactPosition, ExactValuation, Valuation } from '../api/valuation.js';
 import { valueCheckModel } from './checks/value-check-model.js';
 import type { FieldSet, TableOptions } from './fields.js';
 import { totalRows, VALUE_FIELD_NAMES, VALUE_FIELDS, VALUE_LINE_FIELDS, VALUE_TABLE_FIELDS, type ValueFieldName, type ValueRow } from './value-fields.js';
 
-export type ValueModel = FieldSet<ValueRow, ValueFieldName, Valuation>;
+/** Its checks decide on the exact valuation, of which the document holds each figure rounded. */
+export type ValueModel = FieldSet<ValueRow, ValueFieldName, Valuation, ExactPosition, ExactValuation>;
 
 /**
  * A valuation's declaration for positions in `currencies` (the file's, read before any request):
@@ -29,13 +30,14 @@ const VALUE_DECLARATION: Omit<ValueModel, 'checks'> = {
   table: VALUE_TABLE_FIELDS,
   document: {
     items: 'positions',
-    before: ['base', 'price'],
+    before: ['base', 'price', 'precision', 'as_of'],
     after: [
       { name: 'total_base', kind: 'decimal' },
       { name: 'total_pnl_base', kind: 'decimal' },
       'incomplete',
       'missing',
       'no_route',
+      'unusable',
       { name: 'totals', kind: 'decimal', members: ['value', 'value_base', 'pnl', 'pnl_base'] },
       { name: 'fx', kind: 'decimal', members: ['rate'] },
     ],

@@ -1,9 +1,11 @@
 // A valuation's table, for people: the positions (the columns asked for; cost and P&L only where a
 // position has a cost), a Note where one could not be valued, then a table of totals, one line per
-// currency and one for the whole in the base currency, with the rate each currency converts at.
-// Figures are aligned on the decimal point and written whole, every digit: a converted value can
-// hold the 34 significant digits of a rate, and is never rounded or cut to fit. Laid out by the one
-// table engine (grid.ts): fitted to a terminal, or a block per line when the columns do not fit.
+// currency and one for the whole in the base currency, with the rate each currency converts at;
+// below, the instant the prices are as of, and where the rounded rows do not add up to the rounded
+// total, a line that says so. Figures are as the valuation document writes them (by default each
+// currency's minor units: valuation.ts rounds each once), grouped in thousands and aligned on the
+// decimal point, never cut. Laid out by the one table engine (grid.ts): fitted to a terminal, or a
+// block per line when the columns do not fit.
 // On the board of a watch, a Change column in each table: how each figure in the base moved since
 // it was first known (value-changes.ts), signed, with an arrow, so the direction survives no colour;
 // and in a window too narrow for every column, the least needed are left out rather than each line
@@ -12,11 +14,11 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Valuation, ValuedPosition } from '../api/valuation.js';
 import { printable } from '../shared/text.js';
-import { alignDecimals, compactDecimal } from './decimal.js';
+import { addDecimals, alignDecimals, compactDecimal, groupThousands } from './decimal.js';
 import type { TableOptions } from './fields.js';
 import { BOX_FRAME, drawBox, layoutColumns, wrapWords, type Column } from './grid.js';
 import { drawTable } from './table.js';
-import { signedChange, type ValuationChange } from './value-changes.js';
+import { changeText, signedChange, type ValuationChange } from './value-changes.js';
 import { totalRows, VALUE_FIELDS, type ValueFieldName } from './value-fields.js';
 
 /**
@@ -39,9 +41,9 @@ export interface ValueBoardView {
   change: ValuationChange;
 }
 
-/** A column of decimals: exact, aligned on the point; an empty cell where there is no figure. */
+/** A column of decimals: as written, grouped in thousands, aligned on the point; an empty cell where there is no figure. */
 function figures(name: string, title: string, values: ReadonlyArray<string | null | undefined>, style?: Column['style']): Column {
-  const cells = values.map((value) => (value === null || value === undefined || value === '' ? '' : compactDecimal(value, MAX_FIGURE_WIDTH)));
+  const cells = values.map((value) => (value === null || value === undefined || value === '' ? '' : groupThousands(compactDecimal(value, MAX_FIGURE_WIDTH))));
   // Exponent forms (rare) are written as they are; the others line up.
   const plain = cells.map((cell, row) => [cell, row] as const).filter(([cell]) => !/e/i.test(cell));
   const aligned = alignDecimals(plain.map(([cell]) => cell));
@@ -54,7 +56,7 @@ function figures(name: string, title: string, values: ReadonlyArray<string | nul
 /** Changes in the base: signed, aligned on the point, an arrow after (▲ up, ▼ down), green and red. */
 function changeColumn(title: string, changes: ReadonlyArray<string | undefined>, chalk: ChalkInstance, ascii: boolean): Column {
   const directions = changes.map((change) => (change === undefined || /^[0.]+$/.test(change) ? 0 : change.startsWith('-') ? -1 : 1));
-  const texts = changes.map((change) => (change === undefined ? '' : signedChange(compactDecimal(change, MAX_FIGURE_WIDTH))));
+  const texts = changes.map((change) => (change === undefined ? '' : signedChange(groupThousands(compactDecimal(change, MAX_FIGURE_WIDTH)))));
   // Exponent forms (rare) are written as they are; the others line up.
   const plain = texts.map((text, row) => [text, row] as const).filter(([text]) => text !== '' && !/e/i.test(text));
   alignDecimals(plain.map(([text]) => text)).forEach((aligned, index) => {
@@ -76,6 +78,7 @@ function words(name: string, title: string, cells: string[], style?: Column['sty
 function positionNote(position: ValuedPosition, base: string): string {
   if (position.status === 'missing') return 'no quote';
   if (position.status === 'no_route') return `no rate from ${position.currency} to ${base}`;
+  if (position.status === 'unusable') return position.reason ?? 'its quote cannot be right';
   return '';
 }
 
@@ -92,7 +95,7 @@ function noteColumn(notes: string[], color: (text: string) => string, ascii: boo
 /** The positions' columns, in the order of `fields`; the title of a figure in the base names the base. */
 function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[], chalk: ChalkInstance, ascii: boolean, change: ValuationChange | undefined): Column[] {
   const { base, positions } = valuation;
-  const withCost = valuation.total_pnl_base !== undefined;
+  const withCost = positions.some((position) => position.cost !== undefined);
   const titles: Partial<Record<ValueFieldName, string>> = { value_base: `Value ${base}`, pnl_base: `P&L ${base}` };
   const dim = (padded: string, row: number) => (positions[row]!.status === 'ok' ? padded : chalk.dim(padded));
   const columns = fields.filter((name) => withCost || !COST_FIELDS.includes(name)).map((name) => {
@@ -101,7 +104,7 @@ function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[]
     const values = positions.map((position) => field.read(position, 0));
     return field.kind === 'decimal' ? figures(name, title, values, dim) : words(name, title, values, dim);
   });
-  const changes = change === undefined ? [] : [changeColumn(`Change ${base}`, change.positions, chalk, ascii)];
+  const changes = change === undefined ? [] : [changeColumn(`Change ${base}`, change.positions.map((each) => (each === undefined ? undefined : changeText(each, valuation))), chalk, ascii)];
   return [...columns, ...changes, ...noteColumn(positions.map((position) => positionNote(position, base)), chalk.red, ascii)];
 }
 
@@ -109,7 +112,7 @@ function positionColumns(valuation: Valuation, fields: readonly ValueFieldName[]
 function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean, change: ValuationChange | undefined): Column[] {
   const { base } = valuation;
   const rows = totalRows(valuation);
-  const withCost = valuation.total_pnl_base !== undefined;
+  const withCost = valuation.positions.some((position) => position.cost !== undefined);
   const left = new Map<string, number>();
   for (const position of valuation.positions) if (position.status === 'missing') left.set(position.currency, (left.get(position.currency) ?? 0) + 1);
   const unvalued = valuation.positions.filter((position) => position.status !== 'ok').length;
@@ -128,7 +131,10 @@ function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean
     figures('value', 'Value', rows.map((row) => row.value)),
     figures('value_base', `Value ${base}`, rows.map((row) => row.value_base), bold),
     ...(withCost ? [figures('pnl', 'P&L', rows.map((row) => row.pnl)), figures('pnl_base', `P&L ${base}`, rows.map((row) => row.pnl_base), bold)] : []),
-    ...(change === undefined ? [] : [changeColumn(`Change ${base}`, rows.map((row) => (row.row === 'total_base' ? change.total : change.totals.get(row.currency))), chalk, ascii)]),
+    ...(change === undefined ? [] : [changeColumn(`Change ${base}`, rows.map((row) => {
+      const each = row.row === 'total_base' ? change.total : change.totals.get(row.currency);
+      return each === undefined ? undefined : changeText(each, valuation);
+    }), chalk, ascii)]),
     ...noteColumn(notes, chalk.yellow, ascii),
   ];
 }
@@ -143,7 +149,33 @@ export function renderValueTable(valuation: Valuation, options: TableOptions<Val
   const draw = (columns: Column[]) => (board === undefined ? drawTable(columns, chalk, options) : fitTable(columns, chalk, options));
   const positions = draw(positionColumns(valuation, options.fields, chalk, options.ascii, board?.change));
   const totals = draw(totalColumns(valuation, chalk, options.ascii, board?.change));
-  return `${positions}\n${totals}`;
+  const width = options.columns !== undefined && options.columns > 0 ? options.columns - 1 : Infinity;
+  const notes = [...asOfNote(valuation), ...roundingNotes(valuation)].flatMap((note) => wrapWords(note, width)).map((line) => `${chalk.dim(line)}\n`);
+  return `${positions}\n${totals}${notes.join('')}`;
+}
+
+/** `Prices as of 2025-01-06T14:30:15Z (the oldest quote used)`, once. */
+function asOfNote(valuation: Valuation): string[] {
+  return valuation.as_of === null ? [] : [`Prices as of ${printable(valuation.as_of)} (the oldest quote used).`];
+}
+
+/**
+ * Where the rows shown in the base do not add up to the total shown (each figure rounded once, the
+ * total from the exact sum), a line that says so, for Value and P&L in the base.
+ */
+function roundingNotes(valuation: Valuation): string[] {
+  const { base, positions } = valuation;
+  const notes: string[] = [];
+  const check = (title: string, rows: ReadonlyArray<string | null | undefined>, total: string | null) => {
+    const shown = rows.filter((row): row is string => typeof row === 'string');
+    if (total === null || shown.length === 0) return;
+    const sum = addDecimals(shown);
+    if (sum === undefined || sum.same(total)) return;
+    notes.push(`The ${title} rows add up to ${groupThousands(sum.text)}; the total, ${groupThousands(total)} ${base}, is the exact sum rounded once (half-even), not a sum of rounded rows.`);
+  };
+  check(`Value ${base}`, positions.map((position) => position.value_base), valuation.total_base);
+  check(`P&L ${base}`, positions.map((position) => position.pnl_base), valuation.total_pnl_base);
+  return notes;
 }
 
 /** The board's table: the columns that fit the window, in their drop order, and a line naming those left out. */

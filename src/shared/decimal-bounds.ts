@@ -56,6 +56,25 @@ export function decimalBoundsProblem(text: string): DecimalBoundsProblem | undef
   return undefined;
 }
 
+/**
+ * The power of ten of the leading digit of decimal text (DECIMAL_SYNTAX, not zero): 2 for 227.10,
+ * -3 for 0.0015 and 1.5e-3. From the text, whatever the exponent.
+ */
+export function leadingExponent(text: string): number {
+  let end = text.indexOf('e');
+  if (end === -1) end = text.indexOf('E');
+  const exponent = end === -1 ? 0 : Number(text.slice(end + 1));
+  if (end === -1) end = text.length;
+  const start = text.startsWith('-') ? 1 : 0;
+  const dot = text.indexOf('.');
+  const integerEnd = dot === -1 || dot > end ? end : dot;
+  let first = start;
+  while (first < end && (text.charCodeAt(first) === 48 || first === integerEnd)) first++;
+  // Digits between the point and the first non-zero digit, or before the point after it.
+  const position = first < integerEnd ? integerEnd - first - 1 : -(first - integerEnd);
+  return position + exponent;
+}
+
 function placesProblem(places: number): DecimalBoundsProblem {
   const shown = Number.isFinite(places) ? `${places} decimal places` : 'more decimal places than any bound';
   return { bound: 'places', message: `has ${shown}; mkt reads at most ${MAX_FRACTION_DIGITS}` };

@@ -1,4 +1,4 @@
-// mkt config get|set|unset|list|path: per-profile settings (base-url, org, format). What it prints
+// mkt config get|set|unset|list|path: per-profile settings (base-url, org, format, precision). What it prints
 // comes from a file the user may not have written: every value is made safe for a terminal.
 import { Argument, type Command } from 'commander';
 import type { ProfileRecord, TokenRecord } from '../../config/store.js';
@@ -10,10 +10,11 @@ import { UsageError } from '../errors.js';
 import type { RunState } from '../run-state.js';
 import { checkBaseUrl, checkOrganization, resolveProfile } from '../settings.js';
 import { FORMATS, isFormat } from '../options/format.js';
+import { readPrecision } from '../options/precision.js';
 import { runTerminal } from '../terminal.js';
 import { writeLines } from '../writer.js';
 
-type SettingKey = 'base_url' | 'org' | 'format';
+type SettingKey = 'base_url' | 'org' | 'format' | 'precision';
 
 interface KeySpec {
   field: SettingKey;
@@ -49,6 +50,16 @@ const CONFIG_KEYS: Record<string, KeySpec> = {
     },
     env: 'MKT_FORMAT',
   },
+  precision: {
+    field: 'precision',
+    describe: 'how mkt value writes the figures it computes: minor, full, or a number of decimal places (0-34)',
+    normalize: (_deps, value) => {
+      const precision = readPrecision(value);
+      if (precision === undefined) throw new UsageError(`precision must be minor, full or a number of decimal places from 0 to 34, not ${printable(value, { max: 40, quote: true })}`);
+      return String(precision);
+    },
+    env: 'MKT_PRECISION',
+  },
 };
 
 interface ConfigOptions {
@@ -57,7 +68,7 @@ interface ConfigOptions {
 
 export function registerConfig(program: Command, deps: Deps, state: RunState): void {
   const config = program.command('config')
-    .description('read and change settings: base-url, org, format (per profile)')
+    .description('read and change settings: base-url, org, format, precision (per profile)')
     .addHelpText('after', `
 Keys:
 ${Object.entries(CONFIG_KEYS).map(([key, spec]) => `  ${key.padEnd(10)}${spec.describe}`).join('\n')}

@@ -13,6 +13,7 @@ import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
 import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
 import { addNetworkOptions } from '../options/network.js';
+import { addPrecisionOption, choosePrecision } from '../options/precision.js';
 import { addTargetOptions } from '../options/target.js';
 import { addWatchOptions } from '../options/watch.js';
 import type { RunState } from '../run-state.js';
@@ -34,7 +35,7 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
     .option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)')
     .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES).argParser(priceRuleNamed))
     .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(INPUT_FORMATS).argParser(inputFormatNamed));
-  addFormatOptions(command, VALUE_MODEL)
+  addPrecisionOption(addFormatOptions(command, VALUE_MODEL))
     .option('--strict', 'exit 3 when the valuation is incomplete: a symbol with no quote, or a currency with no rate to --base')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`);
@@ -87,6 +88,8 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
   }
   // A watch decides its own output (watch/watch-settings.ts); a single run's is checked first.
   const format = options.watch ? undefined : chooseFormat(deps, options);
+  // Checked before any request, a watch's too (it writes the board at the table's precision).
+  const precision = choosePrecision(deps, options, format ?? 'table');
   const fields = format === undefined ? undefined : parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
   // The file and the flags, checked before any request (a token request included).
   const prepared = await prepareValue(deps, file, options);
@@ -105,9 +108,9 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
   let result: ValuePortfolioResult;
   try {
-    result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
+    result = await valueOnce(client, prepared, { onProgress: progress.onBatch, precision });
   } finally {
     progress.stop();
   }
-  return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict, checks });
+  return writeValuation(runTerminal(deps, state), result, { format, precision, fields, strict: options.strict, checks });
 }

@@ -8,7 +8,7 @@ import type { CheckModel } from '../../render/checks/check-model.js';
 import { reportFailures } from '../../render/checks/check-report.js';
 import { compileChecks, type CheckSet } from '../../render/checks/compile-checks.js';
 import { evaluateChecks, type CheckVerdict } from '../../render/checks/evaluate-checks.js';
-import { itemsOf, type DocumentDeclaration } from '../../render/fields.js';
+import { itemsOf } from '../../render/fields.js';
 import { CheckFailedError, UsageError } from '../errors.js';
 
 export interface CheckFlags {
@@ -18,10 +18,10 @@ export interface CheckFlags {
   watch?: boolean;
 }
 
-/** A declaration that may have checks: a FieldSet, or what of one the checks read. */
+/** A declaration that may have checks: a FieldSet, or what of one the checks read (its checks, and where its document holds the rows). */
 export interface Checkable<T, D> {
   checks?: CheckModel<T, D>;
-  document?: DocumentDeclaration<T, D>;
+  document?: { readonly items: string };
 }
 
 /** Repeatable: each --check adds one. */

@@ -61,6 +61,6 @@ async function readPositionsText(deps: Deps, file: string): Promise<{ text: stri
  * One valuation: the quotes it needs, fetched, and the positions valued against them. `also`: a
  * progress callback, and for a poll of a watch the cross legs and batch size the first poll found.
  */
-export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize'> = {}): Promise<ValuePortfolioResult> {
+export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize' | 'precision'> = {}): Promise<ValuePortfolioResult> {
   return client.valuePortfolio({ ...prepared.request, ...also, batchSize: also.batchSize ?? prepared.request.batchSize });
 }

@@ -4,9 +4,10 @@
 import type { CheckFlags } from '../options/checks.js';
 import type { Format } from '../options/format.js';
 import type { NetworkFlags } from '../options/network.js';
+import type { PrecisionFlags } from '../options/precision.js';
 import type { TargetFlags } from '../settings.js';
 
-export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags {
+export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags, PrecisionFlags {
   /** The currency of value_base and the totals. */
   base?: string;
   /** The currency of positions that give none. */

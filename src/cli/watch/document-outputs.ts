@@ -23,7 +23,7 @@ import { createWatchWarnings, type PollNews } from './watch-warnings.js';
 
 /** A resource whose watch draws its document. */
 export interface DocumentWatch<R, T, N extends string, D> {
-  model: FieldSet<T, N, D>;
+  model: FieldSet<T, N, D, unknown, unknown>;
   /** The document of a poll, as a one-shot run writes it. */
   document(result: R): D;
   /** Lines for people below the table, on the board and the tables (a valuation's change since the first poll). */

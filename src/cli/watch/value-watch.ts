@@ -14,15 +14,17 @@
 // `prefetch`): one round, every symbol once, in as few requests as the batch size allows. A later
 // poll that finds a currency without a rate (a direct pair gone) still takes a second round, and
 // its legs join the first round from then on.
-import type { Valuation, ValuePortfolioResult } from '../../api/index.js';
-import { createValuationTracker, signedChange, type ValuationChange } from '../../render/value-changes.js';
+import { valuationAt, type ExactPosition, type ExactValuation, type Precision, type Valuation, type ValuePortfolioResult } from '../../api/index.js';
+import { changeText, createValuationTracker, signedChange, type ValuationChange } from '../../render/value-changes.js';
 import { defaultValueFields, type ValueFieldName, type ValueRow } from '../../render/value-fields.js';
 import type { ValueModel } from '../../render/value-model.js';
 import { DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { formatClock } from '../../shared/time.js';
 import type { Deps } from '../deps.js';
+import { choosePrecision } from '../options/precision.js';
 import type { RunState } from '../run-state.js';
 import { valueOnce, type PreparedValue } from '../value/prepare-value.js';
+import { tableValuation } from '../value/value-output.js';
 import type { ValueOptions } from '../value/value-options.js';
 import { createDocumentBoard, createDocumentStream, createDocumentTables, DOCUMENT_PIPE, type DocumentWatch } from './document-outputs.js';
 import { runWatch } from './run-watch.js';
@@ -40,10 +42,10 @@ interface ValuePoll {
 export function watchValue(
   deps: Deps, prepared: PreparedValue, model: ValueModel, options: ValueOptions, state: RunState, terminal?: WatchTerminal,
 ): Promise<number> {
-  return runWatch(deps, valueWatched(deps, prepared, model), options, state, terminal);
+  return runWatch(deps, valueWatched(deps, prepared, model, options), options, state, terminal);
 }
 
-function valueWatched(deps: Deps, prepared: PreparedValue, model: ValueModel): WatchedResource<ValuePoll, ValueRow, Valuation, ValueFieldName> {
+function valueWatched(deps: Deps, prepared: PreparedValue, model: ValueModel, options: ValueOptions): WatchedResource<ValuePoll, ExactPosition, ExactValuation, ValueFieldName> {
   const tracker = createValuationTracker();
   // Each poll's change, found by its valuation when the board or the tables draw it.
   const changes = new WeakMap<Valuation, ValuationChange>();
@@ -51,12 +53,23 @@ function valueWatched(deps: Deps, prepared: PreparedValue, model: ValueModel): W
   /** Round 2's symbols so far, asked for in round 1 of every later poll. */
   const prefetch: string[] = [];
   let batchSize = prepared.request.batchSize;
-  const shown = (ascii: boolean): DocumentWatch<ValuePoll, ValueRow, ValueFieldName, Valuation> => ({
-    model: board,
-    document: ({ result }) => result.valuation,
-    notes: ({ result, change }) => [totalChangeLine(result.valuation, change, ascii)],
-    news,
-  });
+  // Each poll's valuation is exact; each output writes it at its own precision, once a poll.
+  const written = (precision: Precision, table: boolean) => {
+    const documents = new WeakMap<ValuePoll, Valuation>();
+    return (poll: ValuePoll): Valuation => {
+      let document = documents.get(poll);
+      if (document === undefined) {
+        document = table ? tableValuation(poll.result.exact, precision) : valuationAt(poll.result.exact, precision);
+        documents.set(poll, document);
+        changes.set(document, poll.change);
+      }
+      return document;
+    };
+  };
+  const shown = (ascii: boolean): DocumentWatch<ValuePoll, ValueRow, ValueFieldName, Valuation> => {
+    const document = written(choosePrecision(deps, options, 'table'), true);
+    return { model: board, document, notes: (poll) => [totalChangeLine(document(poll), poll.change, ascii)], news };
+  };
   return {
     model,
     // Worked out once, when an --until first needs them.
@@ -71,19 +84,17 @@ function valueWatched(deps: Deps, prepared: PreparedValue, model: ValueModel): W
       // A batch size the service stated (in a 400 the library answered by shrinking it) is kept for
       // the next polls, which would otherwise each begin with that refusal.
       if (result.rounds === 1 && result.requests > 0) batchSize ??= Math.ceil((prepared.symbolCount() + prefetch.length) / Math.max(1, result.requests));
-      const change = tracker.update(result.valuation, deps.now());
-      changes.set(result.valuation, change);
-      return { result, change };
+      return { result, change: tracker.update(result.exact, deps.now()) };
     },
     pacing: ({ result }) => ({ requests: result.requests, rateLimit: result.rateLimit }),
-    subject: ({ result }) => ({ rows: result.valuation.positions, document: result.valuation, keys: prepared.keys() }),
+    subject: ({ result }) => ({ rows: result.exact.positions, document: result.exact, keys: prepared.keys() }),
     createBoard: (context) => createDocumentBoard(context, shown(context.screen.ascii)),
     createPlain: (context) => createDocumentTables(context, shown(true)),
     createStream: (context) => {
       // JSON's positions without `row`, as `mkt value --json` writes them, unless --fields says otherwise.
       const fields = context.settings.fields ?? defaultValueFields(context.settings.format);
-      const written: DocumentWatch<ValuePoll, ValueRow, ValueFieldName, Valuation> = { model, document: ({ result }) => result.valuation, news };
-      return createDocumentStream({ ...context, settings: { ...context.settings, fields: fields && [...fields] } }, written);
+      const stream: DocumentWatch<ValuePoll, ValueRow, ValueFieldName, Valuation> = { model, document: written(choosePrecision(deps, options, context.settings.format), false), news };
+      return createDocumentStream({ ...context, settings: { ...context.settings, fields: fields && [...fields] } }, stream);
     },
   };
 }
@@ -100,16 +111,20 @@ function withChanges(model: ValueModel, changes: WeakMap<Valuation, ValuationCha
   };
 }
 
-/** What the warnings and the status line say of a poll: positions with no quote, and the pairs a currency found no rate in. */
+/**
+ * What the warnings and the status line say of a poll: positions with no quote, and the pairs a
+ * currency found no rate in, each once (two currencies without a rate try some of the same pairs).
+ */
 function news({ result }: ValuePoll) {
-  const { valuation } = result;
-  const missing = valuation.no_route.length === 0 ? valuation.missing : [...valuation.missing, ...valuation.no_route.flatMap((route) => route.missing)];
+  const { exact } = result;
+  const missing = exact.no_route.length === 0 ? exact.missing : [...new Set([...exact.missing, ...exact.no_route.flatMap((route) => route.missing)])];
   return { missing, ignored: result.unasked, rateLimit: result.rateLimit };
 }
 
-/** `total_base +1250.5 USD ▲ since 14:30:15`: the headline of the change, below the tables. */
+/** `total_base +1,250.50 USD ▲ since 14:30:15`: the headline of the change, below the tables, at the table's precision. */
 function totalChangeLine(valuation: Valuation, change: ValuationChange, ascii: boolean): string {
   if (change.total === undefined || change.since === undefined) return 'total_base: no change to show until a poll values every position';
-  const direction = change.total.startsWith('-') ? (ascii ? 'v' : '▼') : /^[0.]+$/.test(change.total) ? '=' : ascii ? '^' : '▲';
-  return `total_base ${signedChange(change.total)} ${valuation.base} ${direction} since ${formatClock(change.since)}`;
+  const sign = change.total.exact.s < 0n ? -1 : change.total.exact.n === 0n ? 0 : 1;
+  const direction = sign < 0 ? (ascii ? 'v' : '▼') : sign === 0 ? '=' : ascii ? '^' : '▲';
+  return `total_base ${signedChange(changeText(change.total, valuation))} ${valuation.base} ${direction} since ${formatClock(change.since)}`;
 }

@@ -2,8 +2,9 @@
 // can be compared, whether each is a decimal or a duration, and how its value is read from a row or
 // from the document as a whole. The engine (compile-checks.ts, evaluate-checks.ts) reads nothing
 // else, so any resource that declares a CheckModel has checks. Quotes' is quote-check-model.ts.
+import type { Figure } from '../../shared/figure.js';
 
-/** A decimal compares as exact decimal text; a duration as whole milliseconds. */
+/** A decimal compares exactly (decimal text, or an exact figure); a duration as whole milliseconds. */
 export type CheckKind = 'decimal' | 'duration';
 
 interface CheckFieldBase<T> {
@@ -20,8 +21,11 @@ interface CheckFieldBase<T> {
 
 interface DecimalCheckField<T> extends CheckFieldBase<T> {
   kind: 'decimal';
-  /** Exact decimal text (`1.084150000000000001`, `1E-7`), or undefined when the item has none. */
-  value(item: T, now: number): string | undefined;
+  /**
+   * Exact decimal text (`1.084150000000000001`, `1E-7`), or an exact figure (a valuation's: compared
+   * exactly, shown at `full`), or undefined when the item has none.
+   */
+  value(item: T, now: number): string | Figure | undefined;
 }
 
 interface DurationCheckField<T> extends CheckFieldBase<T> {

@@ -1,7 +1,10 @@
 // Checks decided against a result, exactly: decimals through big.js (never a float: a bid of
-// 1.084150000000000001 is more than 1.0841500000000000009, which doubles call equal), durations in
-// whole milliseconds. Each failure says which row, what value it had, and why it failed.
+// 1.084150000000000001 is more than 1.0841500000000000009, which doubles call equal), a valuation's
+// exact figures as rationals (a value at an inverse rate has no finite decimal), durations in whole
+// milliseconds. Each failure says which row, what value it had (a figure at `full`), and why it failed.
 import Big from 'big.js';
+import type Fraction from 'fraction.js';
+import { figureOf, FULL, roundFigure } from '../../shared/figure.js';
 import type { CheckField, CheckSubject } from './check-model.js';
 import type { Check, CheckBound, CheckSet } from './compile-checks.js';
 import type { CheckOperator } from './parse-check-expression.js';
@@ -91,8 +94,8 @@ export function decideCheck<T, D>(
 
 interface Reading {
   actual: string | undefined;
-  /** The decimal or the milliseconds to compare; undefined when there is no value. */
-  comparable: Big | number | undefined;
+  /** The decimal, the exact figure or the milliseconds to compare; undefined when there is no value. */
+  comparable: Big | Fraction | number | undefined;
   detail?: string;
 }
 
@@ -106,6 +109,7 @@ function read<I>(field: CheckField<I>, item: I | undefined, now: number): Readin
   }
   const text = field.value(item, now);
   if (text === undefined) return { actual: undefined, comparable: undefined, detail: unavailable() };
+  if (typeof text !== 'string') return { actual: roundFigure(text, FULL).text, comparable: text.exact };
   try {
     return { actual: text, comparable: new Big(text) };
   } catch {
@@ -124,8 +128,11 @@ function holds<T, D>(check: Check<T, D>, reading: Reading, failures: CheckFailur
   return false;
 }
 
-function compareToBound(value: Big | number, bound: CheckBound): number {
-  if (bound.kind === 'decimal') return (value as Big).cmp(bound.value);
+function compareToBound(value: Big | Fraction | number, bound: CheckBound): number {
+  if (bound.kind === 'decimal') {
+    if (value instanceof Big) return value.cmp(bound.value);
+    return (value as Fraction).compare(figureOf(bound.value.toExponential()).exact);
+  }
   const ms = value as number;
   return ms < bound.ms ? -1 : ms > bound.ms ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 import type { CheckField, CheckModel, CheckSubject } from './check-model.js';
 import type { CheckSet } from './compile-checks.js';
 import { decideCheck, indexRows, type CheckVerdict } from './evaluate-checks.js';
+import { FULL, roundFigure } from '../../shared/figure.js';
 
 interface Trigger<T> {
   /** The triggering row's symbol; undefined when no row triggered (conditions on the whole result). */
@@ -61,7 +62,8 @@ function triggerEnvironment<T, D>(set: CheckSet<T, D>, row: T | undefined, docum
     const item = check.scope === 'row' ? row : document;
     if (item === undefined) continue;
     const value = check.scope === 'row' ? check.field.value(item as T, now) : check.field.value(item as D, now);
-    if (value !== undefined) environment[environmentName(check.field)] = String(value);
+    // An exact figure at `full`, as mkt value --json writes it by default.
+    if (value !== undefined) environment[environmentName(check.field)] = typeof value === 'object' ? roundFigure(value, FULL).text : String(value);
   }
   return environment;
 }

@@ -1,21 +1,25 @@
 // What a valuation's checks can compare (`--check`, `--until` on `mkt value`): each position's
-// figures, as exact decimal text, and the totals of the whole valuation: in the base currency, and
-// in each currency the positions are in (`total_eur`). A figure that cannot be known (no quote, no
-// rate to the base, no cost) is no value, and a check on it fails saying why; so does a check on a
-// total that leaves positions out: an incomplete sum compared as if whole would be silently wrong.
-import type { CurrencyTotal, Valuation, ValuedPosition } from '../../api/valuation.js';
+// figures, exact (the exact valuation's, never a rounded one: a check decides on the exact value,
+// and a failure shows it at `full`), and the totals of the whole valuation: in the base currency,
+// and in each currency the positions are in (`total_eur`). A figure that cannot be known (no quote,
+// no rate to the base, no cost, a quote that cannot be right) is no value, and a check on it fails
+// saying why; so does a check on a total that leaves positions out: an incomplete sum compared as
+// if whole would be silently wrong. An --exec program gets the figures at `full`.
+import type { ExactCurrencyTotal, ExactPosition, ExactValuation } from '../../api/valuation.js';
+import { FULL, roundFigure } from '../../shared/figure.js';
 import type { CheckField, CheckModel } from './check-model.js';
 
 type PositionFigure = 'quantity' | 'price' | 'value' | 'rate' | 'value_base' | 'cost' | 'pnl' | 'pnl_base';
 
 /** Why a position has no `figure`. */
-function whyNot(position: ValuedPosition, figure: PositionFigure): string {
+function whyNot(position: ExactPosition, figure: PositionFigure): string {
   if ((figure === 'cost' || figure === 'pnl' || figure === 'pnl_base') && position.cost === undefined) return 'it has no cost';
   if (position.status === 'missing' && figure !== 'rate') return 'its symbol has no quote';
+  if (position.status === 'unusable') return position.reason ?? 'its quote cannot be right';
   return `its currency ${position.currency} has no rate to the base currency`;
 }
 
-function positionField(name: PositionFigure, description: string): CheckField<ValuedPosition> {
+function positionField(name: PositionFigure, description: string): CheckField<ExactPosition> {
   return {
     name,
     kind: 'decimal',
@@ -25,7 +29,7 @@ function positionField(name: PositionFigure, description: string): CheckField<Va
   };
 }
 
-const POSITION_FIELDS: readonly CheckField<ValuedPosition>[] = [
+const POSITION_FIELDS: readonly CheckField<ExactPosition>[] = [
   positionField('quantity', 'the quantity, as written in the positions file'),
   positionField('price', 'the price used: the mid, bid or ask as --price says (1 for cash)'),
   positionField('value', 'price × quantity, in the position\'s currency'),
@@ -37,12 +41,12 @@ const POSITION_FIELDS: readonly CheckField<ValuedPosition>[] = [
 ];
 
 /** Why a total has no value: it leaves positions out, or there is nothing to sum. */
-function incompleteWords(valuation: Valuation): string {
+function incompleteWords(valuation: ExactValuation): string {
   const left = valuation.positions.filter((position) => position.status !== 'ok').length;
-  return `the valuation is incomplete: ${left} position${left === 1 ? '' : 's'} without a quote or a rate to ${valuation.base}`;
+  return `the valuation is incomplete: ${left} position${left === 1 ? '' : 's'} without a quote, a rate to ${valuation.base}, or a quote that can be right`;
 }
 
-const DOCUMENT_FIELDS: readonly CheckField<Valuation>[] = [
+const DOCUMENT_FIELDS: readonly CheckField<ExactValuation>[] = [
   {
     name: 'total_base',
     kind: 'decimal',
@@ -54,14 +58,14 @@ const DOCUMENT_FIELDS: readonly CheckField<Valuation>[] = [
     name: 'total_pnl_base',
     kind: 'decimal',
     description: 'the sum of every pnl_base, where positions have a cost',
-    value: (valuation) => (valuation.incomplete ? undefined : valuation.total_pnl_base),
+    value: (valuation) => (valuation.incomplete ? undefined : valuation.total_pnl_base ?? undefined),
     unavailable: (valuation) => (valuation.incomplete ? incompleteWords(valuation) : 'no position has a cost'),
   },
 ];
 
 /** `total_eur`: the value of the positions in one currency, in that currency. */
-function currencyField(currency: string): CheckField<Valuation> {
-  const totalOf = (valuation: Valuation): CurrencyTotal | undefined => valuation.totals.find((total) => total.currency === currency);
+function currencyField(currency: string): CheckField<ExactValuation> {
+  const totalOf = (valuation: ExactValuation): ExactCurrencyTotal | undefined => valuation.totals.find((total) => total.currency === currency);
   return {
     name: `total_${currency.toLowerCase()}`,
     kind: 'decimal',
@@ -70,11 +74,11 @@ function currencyField(currency: string): CheckField<Valuation> {
       const total = totalOf(valuation);
       return total === undefined || unvaluedIn(valuation, currency) ? undefined : total.value;
     },
-    unavailable: (valuation) => (totalOf(valuation) === undefined ? `no position is in ${currency}` : `a position in ${currency} has no quote`),
+    unavailable: (valuation) => (totalOf(valuation) === undefined ? `no position is in ${currency}` : `a position in ${currency} has no quote, or one that cannot be right`),
   };
 }
 
-function unvaluedIn(valuation: Valuation, currency: string): boolean {
+function unvaluedIn(valuation: ExactValuation, currency: string): boolean {
   return valuation.positions.some((position) => position.currency === currency && position.value === null);
 }
 
@@ -86,7 +90,7 @@ const ENVIRONMENT_NAMES = ['SYMBOL', 'QUANTITY', 'CURRENCY', 'PRICE', 'VALUE', '
  * before any request, so that `total_<currency>` is known when the checks are compiled). Two
  * currencies whose names differ only in case (GBP, GBp) have no per-currency field: it would be ambiguous.
  */
-export function valueCheckModel(currencies: readonly string[] = []): CheckModel<ValuedPosition, Valuation> {
+export function valueCheckModel(currencies: readonly string[] = []): CheckModel<ExactPosition, ExactValuation> {
   const byName = new Map<string, string[]>();
   for (const currency of new Set(currencies)) {
     const name = currency.toLowerCase();
@@ -102,7 +106,10 @@ export function valueCheckModel(currencies: readonly string[] = []): CheckModel<
     rowEnvironment: (position) => {
       const environment: Record<string, string> = { SYMBOL: position.symbol, QUANTITY: position.quantity, CURRENCY: position.currency, STATUS: position.status };
       const figures = { PRICE: position.price, VALUE: position.value, RATE: position.rate, VALUE_BASE: position.value_base, COST: position.cost, PNL: position.pnl, PNL_BASE: position.pnl_base };
-      for (const [name, value] of Object.entries(figures)) if (typeof value === 'string') environment[name] = value;
+      for (const [name, value] of Object.entries(figures)) {
+        if (typeof value === 'string') environment[name] = value;
+        else if (value !== null && value !== undefined) environment[name] = roundFigure(value, FULL).text;
+      }
       return environment;
     },
     rowEnvironmentNames: ENVIRONMENT_NAMES,
