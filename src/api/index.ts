@@ -8,5 +8,5 @@ export {
   NetworkError, TimeoutError, ResponseError, AbortError, OptionsError,
   type MktErrorCode, type NetworkErrorCode, type RateLimitPlan, type ResponseProblem,
 } from './errors.js';
-export { aheadOfClock, quoteProblems } from './quote-checks.js';
+export { aheadOfClock, isFutureProblem, quoteProblems, unusableBySymbol } from './quote-checks.js';
 export * from './valuation-api.js';

@@ -7,7 +7,7 @@
 import { decimalBoundsProblem, leadingExponent } from '../shared/decimal-bounds.js';
 import { figureOf } from '../shared/figure.js';
 import { formatAge, isFuture } from '../shared/time.js';
-import type { Quote } from './types.js';
+import type { Quote, UnusableQuote } from './types.js';
 
 /** A price's magnitude must lie within 10^-12 ... 10^15: beyond is no market's price. */
 const MIN_EXPONENT = -12;
@@ -92,6 +92,16 @@ function instantProblem(text: string): string | undefined {
 export function aheadOfClock(quote: Quote, now: number): number | undefined {
   if (!isFuture(quote.timestamp, now) || instantProblem(quote.timestamp) !== undefined) return undefined;
   return Date.parse(quote.timestamp) - now;
+}
+
+/** Whether a problem quoteProblems names is a timestamp ahead of the clock: `mkt quotes` says those apart, as quotes from the future. */
+export function isFutureProblem(problem: string): boolean {
+  return problem.startsWith('timestamp is ') && problem.endsWith(' in the future');
+}
+
+/** The library's verdict as a look-up: each unusable symbol, upper-cased, and what is wrong with it in words. */
+export function unusableBySymbol(unusable: readonly UnusableQuote[]): Map<string, string> {
+  return new Map(unusable.map(({ symbol, problems }) => [symbol.toUpperCase(), problems.join(', ')]));
 }
 
 /** Two quotes for one symbol that say the same: bid, ask and mid numerically equal (227.10 and 227.1). */

@@ -3,7 +3,7 @@
 // the --check verdict, exit 8 when one failed. When --strict and --check both fail, exit 3 wins, with
 // the failed checks reported too: the checks were decided on a result that is incomplete or
 // doubtful, and exit 8 is kept for prices that are there, fresh, and out of bounds.
-import { aheadOfClock, quoteProblems, type Quote, type QuotesResult } from '../api/index.js';
+import { aheadOfClock, isFutureProblem, unusableBySymbol, type Quote, type QuotesResult, type UnusableQuote } from '../api/index.js';
 import type { CheckSet } from '../render/checks/compile-checks.js';
 import type { QuoteFieldName, QuotesDocument } from '../render/quote-fields.js';
 import { quoteModel } from '../render/quote-model.js';
@@ -41,7 +41,7 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   // JSON writes `missing` (and `stale`) after `data`, as quotes' declaration says (quote-model.ts).
   await writeResource(terminal, model, document, { format: options.format, fields: options.fields, now });
   // Ages are counted from the instant the table shows them at.
-  const failedChecks = judgeChecks(model, options.checks, document, options.symbols, now);
+  const failedChecks = judgeChecks(model, options.checks, document, options.symbols, now, unusableBySymbol(result.unusable));
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
@@ -54,9 +54,8 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   if (future.length > 0) {
     problems.push(`${future.length} quote${future.length === 1 ? '' : 's'} from the future (timestamp more than ${formatDuration(CLOCK_SKEW_MS)} ahead of this machine's clock): ${listSome(future)}`);
   }
-  // Checked under --strict only: big.js on every price costs about 35 ms per 10,000 quotes, which
-  // a plain run does not pay (the table marks them either way).
-  const wrong = options.strict ? wrongQuotes(result.data) : [];
+  // The library's verdict (getQuotes' `unusable`): named under --strict; the table marks them either way.
+  const wrong = options.strict ? wrongQuotes(result.unusable) : [];
   if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
   // The service answers for the symbols requested: what it sent besides is left out (the library's
   // `unasked`), and said, as the watch says it. Not a problem --strict fails on: nothing is missing.
@@ -80,12 +79,12 @@ function futureQuotes(data: readonly Quote[], now: number): string[] {
   return future;
 }
 
-/** `EURUSD (bid is negative)` for each quote quoteProblems finds wrong (a timestamp ahead is futureQuotes'). */
-function wrongQuotes(data: readonly Quote[]): string[] {
+/** `EURUSD (bid is negative)` for each quote the library found wrong (a timestamp ahead is futureQuotes' to name). */
+function wrongQuotes(unusable: readonly UnusableQuote[]): string[] {
   const wrong: string[] = [];
-  for (const quote of data) {
-    const problems = quoteProblems(quote);
-    if (problems.length > 0) wrong.push(`${quote.symbol} (${problems.join(', ')})`);
+  for (const { symbol, problems } of unusable) {
+    const named = problems.filter((problem) => !isFutureProblem(problem));
+    if (named.length > 0) wrong.push(`${symbol} (${named.join(', ')})`);
   }
   return wrong;
 }

@@ -6,7 +6,7 @@
 // block per quote with every field, as the table. Only where neither fits the window's height does the
 // board leave fields out, and then it names them and how to see them, in lines never cut (fitQuotes).
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Quote, RateLimitInfo } from '../api/types.js';
+import type { Quote, RateLimitInfo, UnusableQuote } from '../api/types.js';
 import { formatDuration } from '../shared/duration.js';
 import { formatClock } from '../shared/time.js';
 import type { PriceChange, QuoteChange } from './changes.js';
@@ -51,6 +51,8 @@ export interface BoardOptions {
   rows: number | undefined;
   now: number;
   maxAgeMs?: number;
+  /** The library's verdict on the quotes (getQuotes' `unusable`), which the board marks. */
+  unusable?: readonly UnusableQuote[];
   /** Plain ASCII: no arrows, blocks, dots or ellipses (TERM=dumb, a locale without UTF-8). */
   ascii?: boolean;
   /** The columns, in order (quote-fields.ts); the table's by default. */

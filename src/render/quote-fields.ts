@@ -1,7 +1,7 @@
 // Quotes' fields, declared once (fields.ts): the five the service sends and the two the table and
 // the board derive (spread, age). The declaration as a whole, with quotes' JSON document and table,
 // is quote-model.ts; the table itself is quote-table.ts.
-import type { Quote } from '../api/types.js';
+import type { Quote, UnusableQuote } from '../api/types.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge } from '../shared/time.js';
 import { subtract } from './decimal.js';
@@ -36,6 +36,8 @@ export interface QuotesDocument {
   readonly missing: readonly string[];
   /** Present with --max-age. */
   readonly stale?: readonly string[];
+  /** The library's verdict (getQuotes' `unusable`): the table marks them. Not written by the data formats. */
+  readonly unusable?: readonly UnusableQuote[];
 }
 
 /**

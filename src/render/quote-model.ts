@@ -25,7 +25,7 @@ export function quoteModel(options: QuoteModelOptions = {}): QuoteModel {
     document: { items: 'data', after: ['missing', 'stale'] },
     async drawTable(document: QuotesDocument, table: TableOptions<QuoteFieldName>) {
       const { renderQuoteTable } = await import('./quote-table.js');
-      return renderQuoteTable(document.data, { ...table, maxAgeMs: options.maxAgeMs });
+      return renderQuoteTable(document.data, { ...table, maxAgeMs: options.maxAgeMs, unusable: document.unusable });
     },
     checks: QUOTE_CHECK_MODEL,
   };

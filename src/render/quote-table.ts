@@ -6,7 +6,7 @@
 // on a terminal the table fits its width, in a pipe it is drawn whole.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { quoteProblems } from '../api/quote-checks.js';
-import type { Quote } from '../api/types.js';
+import type { Quote, UnusableQuote } from '../api/types.js';
 import { isStale } from '../shared/time.js';
 import { printable } from '../shared/text.js';
 import { compactDecimal, compare, fractionDigits, padFraction, plainDecimal } from './decimal.js';
@@ -20,6 +20,11 @@ export interface QuoteTableOptions extends Pick<TableOptions, 'color' | 'now'>, 
   maxAgeMs?: number;
   /** The columns, in order; QUOTE_TABLE_FIELDS by default. */
   fields?: readonly QuoteFieldName[];
+  /**
+   * The library's verdict on the quotes (getQuotes' `unusable`): each such quote is marked with what
+   * is wrong. Without it, each quote is judged here, as the library would (quoteProblems).
+   */
+  unusable?: readonly UnusableQuote[];
 }
 
 export type QuoteRow = Record<QuoteFieldName, string> & {
@@ -30,8 +35,9 @@ export type QuoteRow = Record<QuoteFieldName, string> & {
 };
 
 /** The facts of each row, before alignment and colour: every field's cell, as quote-fields.ts reads it. */
-export function quoteRows(data: readonly Quote[], options: Pick<QuoteTableOptions, 'now' | 'maxAgeMs'>): QuoteRow[] {
+export function quoteRows(data: readonly Quote[], options: Pick<QuoteTableOptions, 'now' | 'maxAgeMs' | 'unusable'>): QuoteRow[] {
   const cell = (text: string) => compactDecimal(text, MAX_PRICE_WIDTH);
+  const verdict = options.unusable === undefined ? undefined : new Map(options.unusable.map(({ symbol, problems }) => [symbol.toUpperCase(), problems]));
   const fields = fieldsOf({ fields: QUOTE_FIELDS }, QUOTE_FIELD_NAMES);
   return data.map((quote) => {
     const bid = plainDecimal(quote.bid);
@@ -48,7 +54,7 @@ export function quoteRows(data: readonly Quote[], options: Pick<QuoteTableOption
     else if (order === 0) notes.push('locked');
     const stale = options.maxAgeMs !== undefined && isStale(quote.timestamp, options.now, options.maxAgeMs);
     if (stale) notes.push('stale');
-    const problems = quoteProblems(quote, options.now);
+    const problems = verdict === undefined ? quoteProblems(quote, options.now) : verdict.get(quote.symbol.toUpperCase()) ?? [];
     notes.push(...problems);
     const row = { notes, stale, alarming: order >= 0 || problems.length > 0 } as QuoteRow;
     for (const field of fields) {

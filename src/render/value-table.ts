@@ -114,13 +114,20 @@ function totalColumns(valuation: Valuation, chalk: ChalkInstance, ascii: boolean
   const rows = totalRows(valuation);
   const withCost = valuation.positions.some((position) => position.cost !== undefined);
   const left = new Map<string, number>();
-  for (const position of valuation.positions) if (position.status === 'missing') left.set(position.currency, (left.get(position.currency) ?? 0) + 1);
+  const wrong = new Map<string, number>();
+  for (const position of valuation.positions) {
+    if (position.status === 'missing') left.set(position.currency, (left.get(position.currency) ?? 0) + 1);
+    // Not valued for its own quote; a currency whose rate cannot be used says so as no rate.
+    if (position.status === 'unusable' && position.value === null) wrong.set(position.currency, (wrong.get(position.currency) ?? 0) + 1);
+  }
   const unvalued = valuation.positions.filter((position) => position.status !== 'ok').length;
   const notes = rows.map((row) => {
     if (!row.incomplete) return '';
     if (row.row === 'total_base') return `incomplete: leaves out ${unvalued} position${unvalued === 1 ? '' : 's'}`;
     const missing = left.get(row.currency) ?? 0;
+    const unusable = wrong.get(row.currency) ?? 0;
     const parts = missing > 0 ? [`${missing} without a quote`] : [];
+    if (unusable > 0) parts.push(`${unusable} with a quote that cannot be right`);
     if (row.value_base === null) parts.push(`no rate to ${base}`);
     return `incomplete: ${parts.join(', ')}`;
   });

@@ -3,7 +3,7 @@
 // exactly on the quotes by the checks engine (render/checks/): the verdict, each check with the value
 // it was decided on for each symbol, and the quotes themselves. A check that does not hold is an
 // answer, not an error.
-import type { Quote } from '../../api/index.js';
+import { unusableBySymbol, type Quote } from '../../api/index.js';
 import type { CheckSubject } from '../../render/checks/check-model.js';
 import { reportFailures } from '../../render/checks/check-report.js';
 import { compileChecks, type CheckSet } from '../../render/checks/compile-checks.js';
@@ -12,7 +12,7 @@ import { QUOTE_CHECK_MODEL } from '../../render/checks/quote-check-model.js';
 import { QUOTE_SENT_FIELDS } from '../../render/quote-fields.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import { checkSymbols, checkVenue, quotesDocument } from './get-quotes-tool.js';
-import { MISSING, QUOTE, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, VENUE } from './schemas.js';
+import { MISSING, QUOTE, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
 
@@ -53,6 +53,7 @@ export function registerCheckQuotes(server: McpServer, session: McpSession): voi
       data: z.array(QUOTE).describe(`the quotes the checks were decided on, in the order asked: ${QUOTE_SENT_FIELDS.join(', ')}`),
       missing: MISSING,
       unasked: UNASKED,
+      unusable: UNUSABLE,
     }),
     annotations: { title: 'Check quotes', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
@@ -64,13 +65,13 @@ export function registerCheckQuotes(server: McpServer, session: McpSession): voi
     const client = await call.client();
     const result = await client.getQuotes({ symbols, venue });
     const now = call.deps.now();
-    return { ...verdictOf(set, result.data, symbols, now), ...quotesDocument(result, QUOTE_SENT_FIELDS, now) };
+    return { ...verdictOf(set, result.data, symbols, now, unusableBySymbol(result.unusable)), ...quotesDocument(result, QUOTE_SENT_FIELDS, now) };
   }));
 }
 
 /** Every check decided on `quotes`: the verdict, and each check with its value for each symbol, in the order asked. */
-function verdictOf(set: CheckSet<Quote>, quotes: readonly Quote[], symbols: readonly string[], now: number) {
-  const subject: CheckSubject<Quote> = { rows: quotes, keys: symbols };
+function verdictOf(set: CheckSet<Quote>, quotes: readonly Quote[], symbols: readonly string[], now: number, unusable: ReadonlyMap<string, string>) {
+  const subject: CheckSubject<Quote> = { rows: quotes, keys: symbols, unusable };
   const rowsByKey = indexRows(set, quotes);
   const order = (symbol: string | null) => (symbol === null ? -1 : symbols.indexOf(symbol));
   const report = (failures: CheckFailure<Quote>[], failed: number, total: number) =>

@@ -6,14 +6,14 @@ import { VENUE_PATTERN } from '../../shared/patterns.js';
 import { UsageError } from '../errors.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import { normalizeSymbols } from '../symbols.js';
-import { MISSING, QUOTE, QUOTE_FIELD, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, VENUE } from './schemas.js';
+import { MISSING, QUOTE, QUOTE_FIELD, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
 
 export function registerGetQuotes(server: McpServer, session: McpSession): void {
   server.registerTool('get_quotes', {
     title: 'Get quotes',
-    description: `The latest quotes (bid, ask, mid, timestamp) from the Market Data Service, as \`mkt quotes --json\` gets them, with every digit the service sent: each price is a decimal string ("1.084150000000000001"), never rounded; compare and compute with prices as decimals, not floats. Returns the quotes in the order asked (data), the symbols the service has no quote for (missing), and the symbols it answered for without being asked (unasked, left out of data). Each call spends one request of the organization's rate limit per 100 symbols. ${READ_ONLY}.`,
+    description: `The latest quotes (bid, ask, mid, timestamp) from the Market Data Service, as \`mkt quotes --json\` gets them, with every digit the service sent: each price is a decimal string ("1.084150000000000001"), never rounded; compare and compute with prices as decimals, not floats. Returns the quotes in the order asked (data), the symbols the service has no quote for (missing), the symbols it answered for without being asked (unasked, left out of data), and the quotes that cannot be right (unusable: a price not above zero or out of range, a mid outside bid..ask, a timestamp that is impossible or ahead of the clock, a symbol sent twice at different prices), which stay in data as sent and should not be used. Each call spends one request of the organization's rate limit per 100 symbols. ${READ_ONLY}.`,
     inputSchema: z.strictObject({
       symbols: SYMBOLS,
       venue: VENUE,
@@ -24,6 +24,7 @@ export function registerGetQuotes(server: McpServer, session: McpSession): void 
       data: z.array(QUOTE).describe('the quotes, in the order asked, each with the fields asked for'),
       missing: MISSING,
       unasked: UNASKED,
+      unusable: UNUSABLE,
     }),
     annotations: { title: 'Get quotes', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
@@ -60,5 +61,5 @@ function checkFields(fields: readonly QuoteFieldName[] | undefined): readonly Qu
 /** What `mkt quotes --json` writes, and the symbols not asked for; each quote with `fields`, in order. */
 export function quotesDocument(result: QuotesResult, fields: readonly QuoteFieldName[], now: number) {
   const pick = (quote: Quote) => Object.fromEntries(fields.map((name) => [name, QUOTE_FIELDS[name].read(quote, now)]));
-  return { data: result.data.map(pick), missing: [...result.missing], unasked: [...(result.unasked ?? [])] };
+  return { data: result.data.map(pick), missing: [...result.missing], unasked: [...(result.unasked ?? [])], unusable: result.unusable.map(({ symbol, problems }) => ({ symbol, problems: [...problems] })) };
 }

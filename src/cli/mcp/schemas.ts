@@ -35,6 +35,8 @@ export const QUOTE_FIELD = z.enum(QUOTE_SENT_FIELDS as [string, ...string[]], {
 /** Symbols the service answered for without being asked: left out of the quotes, as mkt quotes leaves them out. */
 export const UNASKED = z.array(z.string()).describe('symbols the service sent quotes for without being asked (left out of data)');
 export const MISSING = z.array(z.string()).describe('symbols asked for that the service sent no quote for');
+export const UNUSABLE = z.array(z.strictObject({ symbol: z.string(), problems: z.array(z.string()) }))
+  .describe('quotes that cannot be right, each with what is wrong: they stay in data as sent, and a check on one fails');
 
 /** A tool that asks the Market Data Service, and changes nothing. */
 export const SERVICE_TOOL: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: true };

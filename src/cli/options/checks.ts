@@ -82,10 +82,10 @@ function compileFlag<T, D>(model: Checkable<T, D>, expressions: string[] | undef
  * error that ends the run with exit 8, or undefined when every check held (or there were none).
  */
 export function judgeChecks<T, D>(
-  model: Checkable<T, D>, set: CheckSet<T, D> | undefined, document: D, keys: readonly string[] | undefined, now: number,
+  model: Checkable<T, D>, set: CheckSet<T, D> | undefined, document: D, keys: readonly string[] | undefined, now: number, unusable?: ReadonlyMap<string, string>,
 ): CheckFailedError | undefined {
   if (set === undefined) return undefined;
-  const verdict = evaluateChecks(set, { rows: itemsOf(model, document), document, keys }, now);
+  const verdict = evaluateChecks(set, { rows: itemsOf(model, document), document, keys, unusable }, now);
   return verdict.failures.length === 0 ? undefined : checksFailedError(verdict, set.model.rowNoun);
 }
 

@@ -4,7 +4,7 @@
 // screen and cursor given back by stop(), which leaves the last board on the normal screen when the
 // watch ended by itself (with the line saying why, when --until held), and by suspend() for as long
 // as the process is stopped (Ctrl-Z).
-import type { Quote } from '../../api/index.js';
+import type { Quote, UnusableQuote } from '../../api/index.js';
 import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
@@ -43,6 +43,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
   let changes: QuoteChange[] = [];
   let keys: string[] = [];
   let missing: readonly string[] = [];
+  let unusable: readonly UnusableQuote[] = [];
   let unchanged = 0;
   let ignored = 0;
   const status: BoardStatus = {
@@ -52,7 +53,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
   const frame = (rows: number | undefined) => renderBoard(
     { data, changes, history: keys.map((key) => history.get(key)), missing, status, unchanged, ignored },
     // A terminal that reports a width of 0 (script, some CI runners) is taken to be COLUMNS or 80 wide.
-    { color: screen.color, ascii: screen.ascii, columns: screen.widthOf(terminal.size().columns) ?? 80, rows, now: screen.now(), maxAgeMs: options.maxAgeMs, fields: options.fields },
+    { color: screen.color, ascii: screen.ascii, columns: screen.widthOf(terminal.size().columns) ?? 80, rows, now: screen.now(), maxAgeMs: options.maxAgeMs, unusable, fields: options.fields },
   );
   const live = createLiveScreen(deps, screen, terminal, frame);
   const draw = live.draw;
@@ -70,6 +71,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
       unchanged = all.length - data.length;
       ignored = poll.ignored.length;
       missing = poll.result.missing;
+      unusable = poll.result.unusable;
       status.polls = poll.polls;
       status.updatedAt = poll.at;
       status.rateLimit = poll.result.rateLimit;

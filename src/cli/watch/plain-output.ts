@@ -35,7 +35,7 @@ export function createPlainOutput(screen: Terminal, terminal: WatchTerminal, opt
       const data = options.changesOnly && polls > 1 ? result.data.filter((_quote, index) => changes[index]?.changed) : result.data;
       // One write per poll, a blank line between polls.
       const table = data.length > 0 || result.data.length === 0
-        ? renderQuoteTable(data, { color: screen.color, now: at, maxAgeMs: options.maxAgeMs, columns: screen.widthOf(terminal.size().columns), ascii: true, fields: options.fields })
+        ? renderQuoteTable(data, { color: screen.color, now: at, maxAgeMs: options.maxAgeMs, unusable: result.unusable, columns: screen.widthOf(terminal.size().columns), ascii: true, fields: options.fields })
         : 'no price changed at the latest poll\n';
       screen.stdout.write(`${polls > 1 ? '\n' : ''}${heading.join(' | ')}\n${table}`);
       warnings.afterPoll({ missing: result.missing, ignored, rateLimit: result.rateLimit, throttledUntil });

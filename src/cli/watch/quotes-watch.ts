@@ -3,7 +3,7 @@
 // and --changes-only; the outputs are the quotes board (board-output.ts), the plain tables
 // (plain-output.ts) and the NDJSON, CSV or TSV stream (stream-output.ts); --until is decided on the
 // quotes of a poll, a symbol asked for with no quote failing what applies to it.
-import type { Quote } from '../../api/index.js';
+import { unusableBySymbol, type Quote } from '../../api/index.js';
 import { createChangeTracker } from '../../render/changes.js';
 import type { QuoteFieldName, QuotesDocument } from '../../render/quote-fields.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
@@ -66,7 +66,7 @@ function quotesWatched(request: WatchRequest, options: QuotesOptions, history: H
       return { result, ignored: result.unasked, changes: tracker.update(result.data) };
     },
     pacing: ({ result }) => ({ requests: result.requests, rateLimit: result.rateLimit }),
-    subject: ({ result }) => ({ rows: result.data, document: result, keys: request.symbols }),
+    subject: ({ result }) => ({ rows: result.data, document: result, keys: request.symbols, unusable: unusableBySymbol(result.unusable) }),
     createBoard: ({ deps, screen, terminal, settings }) => createBoardOutput(deps, screen, terminal, {
       intervalMs: settings.intervalMs, maxAgeMs: request.maxAgeMs, changesOnly, fields: settings.fields, history,
     }),

@@ -69,4 +69,9 @@ export interface CheckSubject<T, D = never> {
    * applies to it, the checks without a symbol included: a row that is not there cannot hold.
    */
   keys?: readonly string[];
+  /**
+   * Symbols (upper-cased) whose rows cannot be right, and why (the library's verdict: a quote that
+   * cannot be right). A check on such a row fails, saying why, whatever its value.
+   */
+  unusable?: ReadonlyMap<string, string>;
 }

@@ -75,7 +75,8 @@ export function decideCheck<T, D>(
     return { failures, held };
   }
   const decide = (row: T, key: string) => {
-    const reading = read(check.field, row, now);
+    const wrong = subject.unusable?.get(key);
+    const reading = wrong === undefined ? read(check.field, row, now) : { actual: undefined, comparable: undefined, detail: `its quote cannot be right: ${wrong}` };
     if (holds(check, reading, failures, key)) held.push({ row, key, actual: reading.actual! });
   };
   if (check.symbol !== undefined) {
