@@ -8,7 +8,6 @@ const good: Quote = { symbol: 'EURUSD', bid: '1.08505', ask: '1.08508', mid: '1.
 describe('quoteProblems', () => {
   it.each([
     ['an ordinary quote', good],
-    ['zero prices', { ...good, bid: '0', ask: '0.0', mid: '-0.0' }],
     ['a crossed quote with the mid between', { ...good, bid: '1.2', ask: '1.1', mid: '1.15' }],
     ['exponent notation in range', { ...good, bid: '1.0E-8', ask: '3e-8', mid: '2E-8' }],
     ['nanoseconds and an offset', { ...good, timestamp: '2026-11-23T13:59:58.123456789+02:00' }],
@@ -21,7 +20,12 @@ describe('quoteProblems', () => {
   it.each([
     ['a price of 1e999', { ...good, ask: '1e999', mid: '1' }, ['ask is out of range', 'mid is outside bid..ask']],
     ['a price of 1e-999', { ...good, bid: '1e-999', mid: '1e-999' }, ['bid is out of range', 'mid is out of range']],
-    ['a negative price', { ...good, bid: '-1.08505', mid: '0' }, ['bid is negative']],
+    ['a negative price', { ...good, bid: '-1.08505', mid: '1.08' }, ['bid is negative']],
+    ['zero prices', { ...good, bid: '0', ask: '0.0', mid: '-0.0' }, ['bid is zero', 'ask is zero', 'mid is zero']],
+    ['a bid and ask of -100 and -99', { ...good, bid: '-100', ask: '-99', mid: '-99.5' }, ['bid is negative', 'ask is negative', 'mid is negative']],
+    ['a price of 150 significant digits', { ...good, bid: `1.${'1'.repeat(149)}`, ask: '1.2', mid: '1.15' }, ['bid has 150 significant digits; mkt reads at most 100']],
+    ['a price of 101 decimal places', { ...good, bid: `1.${'0'.repeat(101)}`, ask: '1.2', mid: '1.15' }, ['bid has 101 decimal places; mkt reads at most 100']],
+    ['a mid outside by 1e-20, which a double cannot tell', { ...good, bid: '1.08505', ask: '1.08508', mid: '1.08508000000000000001' }, ['mid is outside bid..ask']],
     ['a mid above the ask', { ...good, mid: '1.09' }, ['mid is outside bid..ask']],
     ['a mid below the bid', { ...good, mid: '1.08504999999' }, ['mid is outside bid..ask']],
     ['a day that does not exist', { ...good, timestamp: '2026-02-30T00:00:00Z' }, ['timestamp names a day that does not exist']],

@@ -61,3 +61,35 @@ describe('getQuotes', () => {
     expect(result).toMatchObject({ missing: ['AAPL'], unasked: ['TINY', 'OTHER'] });
   });
 });
+
+describe('the verdict on each quote, once, in the library (getQuotes\' unusable)', () => {
+  const q = (symbol: string, bid: string, ask: string, mid: string, timestamp = '2026-01-05T14:30:00Z'): Quote => ({ symbol, bid, ask, mid, timestamp });
+  const serve = (quotes: Quote[]) => servers.start((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(quotesJson(quotes)));
+  const NOW = Date.UTC(2026, 0, 5, 14, 31);
+
+  it('names each quote that cannot be right, and what is wrong, keeping it in data as sent', async () => {
+    const api = await serve([
+      q('AAPL', '-100', '-99', '-99.5'), q('EURUSD', '1.0841', '1.0842', '1.09'), q('ZERO', '0', '1', '0.5'),
+      q('GOOD', '1.0841', '1.0842', '1.08415'), q('AHEAD', '1', '2', '1.5', '2026-01-05T15:30:00Z'),
+    ]);
+    const result = await createClient({ baseUrl: api.url, accessToken: 'tok', organizationId: 'org_demo' }).getQuotes({ symbols: ['AAPL', 'EURUSD', 'ZERO', 'GOOD', 'AHEAD'] });
+    expect(result.data.map((quote) => quote.symbol)).toEqual(['AAPL', 'EURUSD', 'ZERO', 'GOOD', 'AHEAD']);
+    // The client's clock is the machine's here: AHEAD is an hour ahead of 14:31 only if the machine says so.
+    expect(result.unusable.filter((each) => each.symbol !== 'AHEAD')).toEqual([
+      { symbol: 'AAPL', problems: ['bid is negative', 'ask is negative', 'mid is negative'] },
+      { symbol: 'EURUSD', problems: ['mid is outside bid..ask'] },
+      { symbol: 'ZERO', problems: ['bid is zero'] },
+    ]);
+  });
+
+  it('takes a symbol sent twice at different prices as one that cannot be right; at numerically equal prices, as one quote', () => {
+    const result = mergeBatches(['A', 'B'], [batch([q('A', '1.0', '1.2', '1.1'), q('B', '2', '3', '2.5'), q('A', '1.0', '1.2', '1.11'), q('B', '2.00', '3.0', '2.50')])], NOW);
+    expect(result.data).toHaveLength(4);
+    expect(result.unusable).toEqual([{ symbol: 'A', problems: ['sent twice at different prices (mid 1.1 and 1.11)'] }]);
+  });
+
+  it('judges a timestamp against the clock it is given: more than 10 s ahead cannot be right', () => {
+    const result = mergeBatches(['A', 'B'], [batch([q('A', '1', '2', '1.5', '2026-01-05T14:31:10Z'), q('B', '1', '2', '1.5', '2026-01-05T14:31:11Z')])], NOW);
+    expect(result.unusable).toEqual([{ symbol: 'B', problems: ['timestamp is 11s in the future'] }]);
+  });
+});

@@ -78,3 +78,72 @@ export function divide(a: string, b: string, digits: number): string {
   if (guard > 5 || (guard === 5 && (sticky || kept % 2n === 1n))) kept += 1n;
   return str({ int: kept, scale: fraction.length }).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
+
+// --- Exact fractions, for values converted at inverse and cross rates (the tests' own, apart from
+// src/shared/figure.ts): a numerator and a positive denominator, never reduced (no need to compare
+// representations: equality is by cross-multiplication).
+
+export interface Rat {
+  n: bigint;
+  d: bigint;
+}
+
+/** Plain decimal text (no exponent) as a fraction over a power of ten. */
+export function rat(text: string): Rat {
+  const { int, scale } = dec(text);
+  return { n: int, d: 10n ** BigInt(scale) };
+}
+
+export const ratAdd = (a: Rat, b: Rat): Rat => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
+export const ratMul = (a: Rat, b: Rat): Rat => ({ n: a.n * b.n, d: a.d * b.d });
+export const ratDiv = (a: Rat, b: Rat): Rat => (b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n } : { n: a.n * b.d, d: a.d * b.n });
+export const ratSum = (terms: readonly Rat[]): Rat => terms.reduce(ratAdd, { n: 0n, d: 1n });
+export const ratEq = (a: Rat, b: Rat): boolean => a.n * b.d === b.n * a.d;
+
+/** Digits of |n/d| by long division, as a person does it: the integer part, then `count` digits after the point, and whether anything is left. */
+function longDivision(r: Rat, count: number): { whole: bigint; fraction: number[]; rest: bigint } {
+  const n = r.n < 0n ? -r.n : r.n;
+  const whole = n / r.d;
+  let rest = n % r.d;
+  const fraction: number[] = [];
+  for (let i = 0; i < count; i++) {
+    rest *= 10n;
+    fraction.push(Number(rest / r.d));
+    rest %= r.d;
+  }
+  return { whole, fraction, rest };
+}
+
+/** r rounded half-even to `places` decimal places (0 or more), written with exactly that many; a zero has no sign. */
+export function roundPlaces(r: Rat, places: number): string {
+  const { whole, fraction, rest } = longDivision(r, places + 1);
+  const guard = fraction.pop()!;
+  let kept = BigInt(`${whole}${fraction.join('')}`);
+  if (guard > 5 || (guard === 5 && (rest !== 0n || kept % 2n === 1n))) kept += 1n;
+  let text = kept.toString().padStart(places + 1, '0');
+  if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
+  return r.n < 0n && kept !== 0n ? `-${text}` : text;
+}
+
+/**
+ * `full`, as the README states it: the exact decimal when r has one of at most 34 significant
+ * digits (written with at least `places` places, no trailing zeros beyond them), else r rounded
+ * half-even to 34 significant digits, trailing zeros dropped.
+ */
+export function fullText(r: Rat, places: number, digits = 34): string {
+  // Enough places to see 34 significant digits of any r with a denominator below 10^200.
+  const { whole, fraction, rest } = longDivision(r, 400);
+  let natural = 0;
+  fraction.forEach((digit, i) => {
+    if (digit !== 0) natural = i + 1;
+  });
+  const significant = `${whole}${fraction.slice(0, natural).join('')}`.replace(/^0+/, '').length;
+  if (rest === 0n && significant <= digits) return roundPlaces(r, Math.max(places, natural));
+  // The places that leave `digits` significant ones, then trailing zeros dropped down to `places`.
+  const integerDigits = whole === 0n ? 0 : whole.toString().length;
+  const keep = integerDigits > 0 ? digits - integerDigits : fraction.findIndex((digit) => digit !== 0) + digits;
+  if (keep < 0) throw new Error('oracle: more integer digits than significant ones');
+  let text = roundPlaces(r, keep);
+  while (text.includes('.') && text.endsWith('0') && text.length - text.indexOf('.') - 1 > places) text = text.slice(0, -1);
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
