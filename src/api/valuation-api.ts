@@ -3,7 +3,7 @@
 // quotes with no network. Everything else in the valuation's modules is mkt's own.
 export {
   valuePositions, valueExactly, valuationAt, PRICE_RULES,
-  type CurrencyTotal, type ExactCurrencyTotal, type ExactPosition, type ExactValuation, type FxRate, type PositionStatus, type PriceRule, type Valuation, type ValuationAtOptions, type ValuedPosition, type ValuePositionsInput,
+  type CurrencyTotal, type ExactCurrencyTotal, type ExactPosition, type ExactValuation, type FxRate, type PositionFacts, type PositionStatus, type TotalFacts, type ValuationFacts, type PriceRule, type Valuation, type ValuationAtOptions, type ValuedPosition, type ValuePositionsInput,
 } from './valuation.js';
 export { crossSymbols, valuationSymbols } from './valuation-plan.js';
 export type { ExactFxRate, NoRoute, QuotesBySymbol } from './fx.js';

@@ -37,7 +37,7 @@ export interface ValuePositionsInput {
 export type PositionStatus = 'ok' | 'missing' | 'no_route' | 'unusable';
 
 /** The members every valued position has, whatever its figures are written as. */
-interface PositionFacts {
+export interface PositionFacts {
   symbol: string;
   quantity: string;
   currency: string;
@@ -80,7 +80,7 @@ export interface ValuedPosition extends PositionFacts {
   pnl_base?: string | null;
 }
 
-interface TotalFacts {
+export interface TotalFacts {
   currency: string;
   /** Positions in this currency, valued or not. */
   positions: number;
@@ -114,7 +114,7 @@ export interface FxRate extends Omit<ExactFxRate, 'rate'> {
   rounded: boolean;
 }
 
-interface ValuationFacts {
+export interface ValuationFacts {
   base: string;
   price: PriceRule;
   /**

@@ -53,6 +53,7 @@ const DATA_EXTRAS: Record<string, Partial<Record<'input' | 'result' | 'item', Re
       'missing: only in the library': 'the client works out which symbols the service left out',
       'requests: only in the library': 'the client counts the batches it sent',
       'unasked: only in the library': 'the client leaves out quotes for symbols it did not ask for, and names them',
+      'unusable: only in the library': 'the client judges each quote once, and names those that cannot be right',
     },
   },
 };

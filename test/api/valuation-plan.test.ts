@@ -49,7 +49,7 @@ describe('crossSymbols (round 2)', () => {
     expect(crossSymbols([pos('RY.TO', 'CAD'), pos('USDCAD', 'CAD'), pos('EURUSD', 'USD')], 'EUR', [quote('USDCAD'), quote('EURUSD')])).toEqual([]);
   });
 
-  it('treats a quote with a mid of zero as no rate', () => {
-    expect(crossSymbols([pos('SAP.DE', 'EUR')], 'CHF', [quote('EURCHF', '0')])).toEqual(['EURUSD', 'USDEUR', 'CHFUSD', 'USDCHF']);
+  it('asks for no cross when a direct pair is quoted, even at a mid that cannot be right: that rate is unusable, not a reason to look elsewhere', () => {
+    expect(crossSymbols([pos('SAP.DE', 'EUR')], 'CHF', [quote('EURCHF', '0')])).toEqual([]);
   });
 });

@@ -6,10 +6,25 @@ import { createClient, type Quote } from '../../src/api/index.js';
 import { parsePositions } from '../../src/api/positions-text.js';
 import { crossSymbols, valuationSymbols } from '../../src/api/valuation-plan.js';
 import { valuePositions } from '../../src/api/valuation.js';
-import { RATE_DIGITS } from '../../src/api/fx.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { divide, mul, same, sum } from '../helpers/decimal-oracle.js';
+import { dec, fullText, mul, rat, sub, ratDiv, ratMul, ratSum, same, type Rat } from '../helpers/decimal-oracle.js';
+
+const ONE: Rat = { n: 1n, d: 1n };
+const places = (text: string) => dec(text).scale;
+
+/** What every position and total must be, given each currency's exact rate: value_base = value × rate, the total the exact total, at full. */
+function checkFigures(valuation: ReturnType<typeof valuePositions>, rates: Record<string, Rat>): void {
+  const exact: Rat[] = [];
+  for (const p of valuation.positions) {
+    expect(p.value).toBe(mul(p.price!, p.quantity));
+    expect(p.rate).toBe(fullText(rates[p.currency]!, 0));
+    const inBase = ratMul(rat(p.value!), rates[p.currency]!);
+    expect(p.value_base).toBe(fullText(inBase, places(p.value!)));
+    exact.push(inBase);
+  }
+  expect(valuation.total_base).toBe(fullText(ratSum(exact), Math.max(...valuation.positions.map((p) => places(p.value!)))));
+}
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -42,6 +57,8 @@ async function fetchRounds(base: string) {
 }
 
 const mid = (quotes: Quote[], symbol: string) => quotes.find((quote) => quote.symbol === symbol)!.mid;
+/** price − cost, exactly, as plain text. */
+const ratText = (price: string, cost: string) => sub(price, cost);
 
 describe('a portfolio in five currencies against the sandbox', () => {
   it('in EUR: CAD needs a second round and a cross through USD; the rest are direct or inverse', async () => {
@@ -49,32 +66,26 @@ describe('a portfolio in five currencies against the sandbox', () => {
     expect(first).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'GBPEUR', 'EURGBP', 'JPYEUR', 'EURJPY', 'CADEUR', 'EURCAD', 'USDEUR', 'EURUSD']);
     expect(second).toEqual(['CADUSD', 'USDCAD']);
     const valuation = valuePositions({ positions, quotes, base: 'EUR', price: 'side' });
-    expect(valuation).toMatchObject({ missing: [], no_route: [], incomplete: false });
+    expect(valuation).toMatchObject({ missing: [], no_route: [], unusable: [], incomplete: false });
 
+    // Each rate exact: 1 GBX in EUR is 1 / (EURGBP × 100); CAD a cross, 1 / (USDCAD × EURUSD).
+    const inverse = (text: string) => ratDiv(ONE, rat(text));
     const rates = {
-      GBX: divide('1', mul(mid(quotes, 'EURGBP'), '100'), RATE_DIGITS),
-      JPY: divide('1', mid(quotes, 'EURJPY'), RATE_DIGITS),
-      CAD: divide('1', mul(mid(quotes, 'USDCAD'), mid(quotes, 'EURUSD')), RATE_DIGITS),
-      USD: divide('1', mid(quotes, 'EURUSD'), RATE_DIGITS),
+      GBX: inverse(mul(mid(quotes, 'EURGBP'), '100')),
+      JPY: inverse(mid(quotes, 'EURJPY')),
+      CAD: inverse(mul(mid(quotes, 'USDCAD'), mid(quotes, 'EURUSD'))),
+      USD: inverse(mid(quotes, 'EURUSD')),
+      EUR: ONE,
     };
     expect(valuation.fx.map((rate) => `${rate.from} ${rate.formula}`)).toEqual(['GBP 1/EURGBP', 'JPY 1/EURJPY', 'CAD 1/(USDCAD*EURUSD)', 'USD 1/EURUSD']);
-    const [vod, sap, toyota, ry, aapl, cash] = valuation.positions;
-    // 1 GBX in EUR is (1 / EURGBP) / 100: the rounded inverse moved two places, the same number as 1 / (EURGBP × 100).
-    expect(same(vod!.rate!, rates.GBX)).toBe(true);
-    expect(toyota!.rate).toBe(rates.JPY);
-    expect(ry!.rate).toBe(rates.CAD);
-    expect(aapl!.rate).toBe(rates.USD);
-    expect(sap!.rate).toBe('1');
+    const [vod, , , ry, aapl, cash] = valuation.positions;
     expect(cash).toMatchObject({ price: '1', value: '2500.75', value_base: '2500.75' });
     // side: the long VOD.L at its bid, the short RY.TO at its ask.
     expect(vod!.price).toBe(quotes.find((quote) => quote.symbol === 'VOD.L')!.bid);
     expect(ry!.price).toBe(quotes.find((quote) => quote.symbol === 'RY.TO')!.ask);
-    for (const p of valuation.positions) {
-      expect(p.value).toBe(mul(p.price!, p.quantity));
-      expect(same(p.value_base!, mul(p.value!, p.rate!))).toBe(true);
-    }
-    expect(valuation.total_base).toBe(sum(valuation.positions.map((p) => p.value_base!)));
-    expect(valuation.total_pnl_base).toBe(sum([vod!.pnl_base!, aapl!.pnl_base!]));
+    checkFigures(valuation, rates);
+    const pnl = (p: typeof vod) => ratMul(rat(mul(ratText(p!.price!, p!.cost!), p!.quantity)), rates[p!.currency as keyof typeof rates]);
+    expect(valuation.total_pnl_base).toBe(fullText(ratSum([pnl(vod), pnl(aapl)]), Math.max(places(vod!.pnl!), places(aapl!.pnl!))));
   });
 
   it('in USD: every currency has a pair with USD, so one round', async () => {
@@ -84,6 +95,8 @@ describe('a portfolio in five currencies against the sandbox', () => {
     expect(valuation.fx.map((rate) => `${rate.from} ${rate.method} ${rate.formula}`)).toEqual(['GBP direct GBPUSD', 'EUR direct EURUSD', 'JPY inverse 1/USDJPY', 'CAD inverse 1/USDCAD']);
     // Pence: 1 GBX = GBPUSD / 100, exactly.
     expect(same(valuation.positions[0]!.rate!, mul(mid(quotes, 'GBPUSD'), '0.01'))).toBe(true);
-    expect(valuation.total_base).toBe(sum(valuation.positions.map((p) => p.value_base!)));
+    checkFigures(valuation, {
+      GBX: ratMul(rat(mid(quotes, 'GBPUSD')), rat('0.01')), EUR: rat(mid(quotes, 'EURUSD')), JPY: ratDiv(ONE, rat(mid(quotes, 'USDJPY'))), CAD: ratDiv(ONE, rat(mid(quotes, 'USDCAD'))), USD: ONE,
+    });
   });
 });

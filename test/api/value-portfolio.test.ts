@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { AbortError, createClient, OptionsError, RateLimitError, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
 import { createClientWith } from '../../src/api/internal.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
-import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
+import { dec, fullText, mul, rat, ratDiv, ratMul, ratSum, sub, type Rat } from '../helpers/decimal-oracle.js';
 import { useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
 import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -64,23 +64,31 @@ describe('valuePortfolio against the sandbox', () => {
     const price = (symbol: string) => quotes.find((quote) => quote.symbol === symbol)!.mid;
     const { valuation } = result;
     expect(valuation).toMatchObject({ base: 'EUR', price: 'mid', missing: [], no_route: [], incomplete: false });
-    const rates: Record<string, string> = {
-      GBX: divide('1', mul(mid(quotes, 'EURGBP'), '100'), 34),
-      EUR: '1',
-      JPY: divide('1', mid(quotes, 'EURJPY'), 34),
-      CAD: divide('1', mul(mid(quotes, 'USDCAD'), mid(quotes, 'EURUSD')), 34),
-      USD: divide('1', mid(quotes, 'EURUSD'), 34),
+    // Each currency's exact rate to EUR, by the tests' own fractions.
+    const inverse = (text: string): Rat => ratDiv({ n: 1n, d: 1n }, rat(text));
+    const rates: Record<string, Rat> = {
+      GBX: inverse(mul(mid(quotes, 'EURGBP'), '100')),
+      EUR: { n: 1n, d: 1n },
+      JPY: inverse(mid(quotes, 'EURJPY')),
+      CAD: inverse(mul(mid(quotes, 'USDCAD'), mid(quotes, 'EURUSD'))),
+      USD: inverse(mid(quotes, 'EURUSD')),
     };
+    const places = (text: string) => dec(text).scale;
+    const exact: Rat[] = [];
     valuation.positions.forEach((p, i) => {
       const { symbol, quantity, currency } = PORTFOLIO[i]!;
       const unit = symbol === currency ? '1' : price(symbol);
-      expect(p).toMatchObject({ symbol, quantity, currency, price: unit, value: mul(unit, quantity), status: 'ok' });
-      expect(same(p.rate!, rates[currency]!)).toBe(true);
-      expect(same(p.value_base!, mul(mul(unit, quantity), rates[currency]!))).toBe(true);
+      const value = mul(unit, quantity);
+      expect(p).toMatchObject({ symbol, quantity, currency, price: unit, value, status: 'ok' });
+      expect(p.rate).toBe(fullText(rates[currency]!, 0));
+      const inBase = ratMul(rat(value), rates[currency]!);
+      expect(p.value_base).toBe(fullText(inBase, places(value)));
+      exact.push(inBase);
     });
     // 0.1 × 0.30: the cost's places and the quantity's kept, where a double gives 0.03.
     expect(valuation.positions[5]!.pnl).toBe(mul(sub(price('AAPL'), '0.30'), '0.1'));
-    expect(valuation.total_base).toBe(sum(valuation.positions.map((p) => p.value_base!)));
+    // The exact total, rounded once.
+    expect(valuation.total_base).toBe(fullText(ratSum(exact), Math.max(...valuation.positions.map((p) => places(p.value!)))));
     // The quotes it used: the instruments, and one pair per rate (EURGBP, not GBPEUR, which the sandbox does not quote).
     expect(result.quotes.map((quote) => quote.symbol)).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'EURUSD', 'USDCAD']);
   });
