@@ -3,7 +3,8 @@
 // worked out in the test with big.js from those prices and quantities, not read from the tracker.
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
-import { valuePositions, type Position, type Quote } from '../../src/api/index.js';
+import { valueExactly, type Position, type Quote } from '../../src/api/index.js';
+import { figureText, FULL, type Figure } from '../../src/shared/figure.js';
 import { createValuationTracker, signedChange } from '../../src/render/value-changes.js';
 
 const AT = Date.UTC(2025, 0, 6, 14, 30, 0);
@@ -17,17 +18,18 @@ const POSITIONS: Position[] = [
   { symbol: 'MSFT', quantity: '2', currency: 'USD' },
 ];
 
-const value = (quotes: Quote[]) => valuePositions({ positions: POSITIONS, quotes, base: 'USD' });
+const value = (quotes: Quote[]) => valueExactly({ positions: POSITIONS, quotes, base: 'USD', now: AT });
 /** now × quantity - then × quantity, in big.js. */
 const moved = (quantity: string, then: string, now: string) => new Big(now).times(quantity).minus(new Big(then).times(quantity));
 /** A change compared as a number of big.js (the tracker's text may carry trailing zeros). */
-const same = (actual: string | undefined, expected: Big) => actual !== undefined && new Big(actual).eq(expected);
+const same = (actual: Figure | undefined, expected: Big) => actual !== undefined && new Big(figureText(actual, FULL)).eq(expected);
+const zero = (each: Figure | undefined) => each !== undefined && each.exact.n === 0n;
 
 describe('createValuationTracker', () => {
   it('the first poll is the reference: every change 0, since that poll', () => {
     const tracker = createValuationTracker();
     const change = tracker.update(value([quote('AAPL', '0.1'), quote('SAP.DE', '200'), quote('EURUSD', '1.1'), quote('MSFT', '400')]), AT);
-    expect(change.positions.map((each) => each !== undefined && new Big(each).eq(0))).toEqual([true, true, true]);
+    expect(change.positions.map(zero)).toEqual([true, true, true]);
     expect(same(change.total, new Big(0))).toBe(true);
     expect(change.since).toBe(AT);
   });
@@ -56,7 +58,7 @@ describe('createValuationTracker', () => {
     const tracker = createValuationTracker();
     // Poll 1: no MSFT quote, no EURUSD (SAP.DE has no rate to USD).
     const first = tracker.update(value([quote('AAPL', '0.1'), quote('SAP.DE', '200')]), AT);
-    expect(first.positions[0]).toBe('0');
+    expect(zero(first.positions[0])).toBe(true);
     expect(first.positions.slice(1)).toEqual([undefined, undefined]);
     expect(first.totals.get('USD')).toBeUndefined();
     expect(first.totals.get('EUR')).toBeUndefined();
@@ -64,7 +66,7 @@ describe('createValuationTracker', () => {
     // Poll 2: everything valued; the total's "then" is this poll.
     const second = tracker.update(value([quote('AAPL', '0.3'), quote('SAP.DE', '200'), quote('EURUSD', '1.1'), quote('MSFT', '400')]), AT + 5000);
     expect(same(second.positions[0], moved('3', '0.1', '0.3'))).toBe(true);
-    expect(second.positions.slice(1).map((each) => each !== undefined && new Big(each).eq(0))).toEqual([true, true]);
+    expect(second.positions.slice(1).map(zero)).toEqual([true, true]);
     expect(same(second.total, new Big(0))).toBe(true);
     expect(second.since).toBe(AT + 5000);
     // Poll 3: MSFT gone again: its change and the total's are unknown, the rest still measured.

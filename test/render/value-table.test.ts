@@ -4,7 +4,7 @@
 // (no board view) keeps every column and has no such line.
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
-import { valuePositions, type Quote } from '../../src/api/index.js';
+import { valueExactly, valuationAt, type Quote } from '../../src/api/index.js';
 import { createValuationTracker } from '../../src/render/value-changes.js';
 import { VALUE_TABLE_FIELDS } from '../../src/render/value-fields.js';
 import { renderValueTable } from '../../src/render/value-table.js';
@@ -14,14 +14,14 @@ const POSITIONS = [
   { symbol: 'AAPL', quantity: '3', currency: 'USD', cost: '150.25' },
   { symbol: 'VOD.L', quantity: '1000', currency: 'GBX' },
 ];
-const value = (aapl: string) => valuePositions({ positions: POSITIONS, quotes: [quote('AAPL', aapl), quote('VOD.L', '72.5'), quote('GBPUSD', '1.25')], base: 'USD' });
+const value = (aapl: string) => valueExactly({ positions: POSITIONS, quotes: [quote('AAPL', aapl), quote('VOD.L', '72.5'), quote('GBPUSD', '1.25')], base: 'USD', now: Date.parse('2026-01-05T14:31:00Z') });
 
-/** Two polls: AAPL from 0.1 to 0.2, VOD.L unchanged. */
+/** Two polls: AAPL from 0.1 to 0.2, VOD.L unchanged; the valuation as the board writes it (minor). */
 function twoPolls() {
   const tracker = createValuationTracker();
   tracker.update(value('0.1'), 0);
-  const valuation = value('0.2');
-  return { valuation, change: tracker.update(valuation, 1000) };
+  const exact = value('0.2');
+  return { valuation: valuationAt(exact, 'minor', { rateDigits: 10 }), change: tracker.update(exact, 1000) };
 }
 
 const table = (columns: number | undefined) => ({ fields: VALUE_TABLE_FIELDS, color: false, now: 0, columns, ascii: true });
@@ -31,13 +31,14 @@ describe('the value board', () => {
   it('a Change column in the base: AAPL up by 3 × (0.2 - 0.1), VOD.L unchanged; the total up by the same', () => {
     const { valuation, change } = twoPolls();
     const text = renderValueTable(valuation, table(undefined), { change });
-    const up = `+${new Big('0.2').minus('0.1').times('3').toFixed()}`;
-    expect(up).toBe('+0.3');
+    const up = `+${new Big('0.2').minus('0.1').times('3').toFixed(2)}`;
+    expect(up).toBe('+0.30');
     const [positions, totals] = text.split('\n\n') as [string, string];
     expect(positions).toContain('Change USD');
-    expect(positions.split('\n').find((line) => line.startsWith('| AAPL'))).toMatch(/\+0\.3 \^ \|$/);
-    expect(positions.split('\n').find((line) => line.startsWith('| VOD.L'))).toMatch(/ 0 {4}\|$|\b0 {2,}\|$/);
-    expect(totals.split('\n').find((line) => line.startsWith('| all, in USD'))).toMatch(/\+0\.3 \^ \|$/);
+    // In cents, as the board writes its figures in the base.
+    expect(positions.split('\n').find((line) => line.startsWith('| AAPL'))).toMatch(/\+0\.30 \^ \|$/);
+    expect(positions.split('\n').find((line) => line.startsWith('| VOD.L'))).toMatch(/ 0\.00 {3}\|$/);
+    expect(totals.split('\n').find((line) => line.startsWith('| all, in USD'))).toMatch(/\+0\.30 \^ \|$/);
   });
 
   it('narrow: the least needed columns left out and named below each table, each line within the width; symbol and Value USD kept', () => {
@@ -49,7 +50,7 @@ describe('the value board', () => {
     expect(width(text)).toBeLessThanOrEqual(columns);
     // The lines below the box (its last line starts with +), read as one: the names and the advice, whole.
     const hiddenOf = (part: string) => {
-      const lines = part.trimEnd().split('\n');
+      const lines = part.trimEnd().split('\n').filter((line) => !line.startsWith('Prices as of') && !line.startsWith('(the oldest'));
       const below = lines.slice(lines.findLastIndex((line) => line.startsWith('+')) + 1);
       return below.join(' ').match(/^(.*) hidden; widen the window or use --fields$/)?.[1]?.split(', ');
     };

@@ -42,8 +42,11 @@ const POSITION_FIELDS: readonly CheckField<ExactPosition>[] = [
 
 /** Why a total has no value: it leaves positions out, or there is nothing to sum. */
 function incompleteWords(valuation: ExactValuation): string {
-  const left = valuation.positions.filter((position) => position.status !== 'ok').length;
-  return `the valuation is incomplete: ${left} position${left === 1 ? '' : 's'} without a quote, a rate to ${valuation.base}, or a quote that can be right`;
+  const count = (status: string) => valuation.positions.filter((position) => position.status === status).length;
+  const parts = [
+    [count('missing'), 'without a quote'], [count('no_route'), `without a rate to ${valuation.base}`], [count('unusable'), 'with a quote that cannot be right'],
+  ].filter(([n]) => (n as number) > 0).map(([n, what], i) => `${n}${i === 0 ? ` position${n === 1 ? '' : 's'}` : ''} ${what}`);
+  return `the valuation is incomplete: ${parts.join(', ')}`;
 }
 
 const DOCUMENT_FIELDS: readonly CheckField<ExactValuation>[] = [
@@ -74,7 +77,11 @@ function currencyField(currency: string): CheckField<ExactValuation> {
       const total = totalOf(valuation);
       return total === undefined || unvaluedIn(valuation, currency) ? undefined : total.value;
     },
-    unavailable: (valuation) => (totalOf(valuation) === undefined ? `no position is in ${currency}` : `a position in ${currency} has no quote, or one that cannot be right`),
+    unavailable: (valuation) => {
+      if (totalOf(valuation) === undefined) return `no position is in ${currency}`;
+      const unusable = valuation.positions.some((position) => position.currency === currency && position.status === 'unusable' && position.value === null);
+      return `a position in ${currency} has ${unusable ? 'a quote that cannot be right' : 'no quote'}`;
+    },
   };
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from '../../../src/api/positions.js';
 import type { Quote } from '../../../src/api/types.js';
-import { valuePositions, type Valuation } from '../../../src/api/valuation.js';
+import { valueExactly, type ExactValuation } from '../../../src/api/valuation.js';
 import { compileChecks } from '../../../src/render/checks/compile-checks.js';
 import { evaluateChecks } from '../../../src/render/checks/evaluate-checks.js';
 import { evaluateUntil, triggerEnvironmentNames } from '../../../src/render/checks/evaluate-until.js';
@@ -28,15 +28,15 @@ const POSITIONS: Position[] = [
 // 0.3 (a double gives 0.30000000000000004); 1000 EUR × 1.08415 = 1084.15 (a conversion keeps the
 // value's places and drops the zeros only the rate's bring); total 2271.10 + 0.030 + 0.3 + 1084.15 =
 // 3355.580. AAPL P&L (227.11 - 200.5) × 10 = 266.10.
-const VALUATION = valuePositions({ positions: POSITIONS, quotes: QUOTES, base: 'USD' });
+const VALUATION = valueExactly({ positions: POSITIONS, quotes: QUOTES, base: 'USD', now: NOW });
 const KEYS = ['AAPL', 'TINY', 'DIME', 'EUR'];
 
-function check(expressions: string[], valuation: Valuation = VALUATION, currencies = ['USD', 'EUR']) {
+function check(expressions: string[], valuation: ExactValuation = VALUATION, currencies = ['USD', 'EUR']) {
   const set = compileChecks(expressions, valueCheckModel(currencies), { flag: '--check', keys: KEYS });
   return evaluateChecks(set, { rows: valuation.positions, document: valuation, keys: KEYS }, NOW);
 }
 
-const failed = (expressions: string[], valuation?: Valuation) =>
+const failed = (expressions: string[], valuation?: ExactValuation) =>
   check(expressions, valuation).failures.map((failure) => [failure.check.expression, failure.key, failure.actual, failure.reason, failure.detail]);
 
 describe('a valuation\'s checks', () => {
@@ -64,7 +64,7 @@ describe('a valuation\'s checks', () => {
   });
 
   it('a position with no quote, and a currency with no rate, have no value; an incomplete total is refused, not compared', () => {
-    const valuation = valuePositions({
+    const valuation = valueExactly({ now: NOW,
       positions: [...POSITIONS, { symbol: 'NOPE', quantity: '1', currency: 'USD' }, { symbol: 'RY.TO', quantity: '1', currency: 'CAD' }],
       quotes: [...QUOTES, quote('RY.TO', '165.30', '165.32', '165.31')], base: 'USD',
     });
@@ -73,13 +73,13 @@ describe('a valuation\'s checks', () => {
     expect(verdict.failures.map((failure) => [failure.check.expression, failure.reason, failure.detail])).toEqual([
       ['NOPE.value > 0', 'no_value', 'its symbol has no quote'],
       ['RY.TO.value_base > 0', 'no_value', 'its currency CAD has no rate to the base currency'],
-      ['total_base > 0', 'no_value', 'the valuation is incomplete: 2 positions without a quote or a rate to USD'],
+      ['total_base > 0', 'no_value', 'the valuation is incomplete: 1 position without a quote, 1 without a rate to USD'],
       ['total_usd > 0', 'no_value', 'a position in USD has no quote'],
     ]);
   });
 
   it('lots of one symbol are each checked, under the symbol in any case', () => {
-    const valuation = valuePositions({ positions: [{ symbol: 'aapl', quantity: '1', currency: 'USD' }, { symbol: 'AAPL', quantity: '-3', currency: 'USD' }], quotes: QUOTES, base: 'USD' });
+    const valuation = valueExactly({ now: NOW, positions: [{ symbol: 'aapl', quantity: '1', currency: 'USD' }, { symbol: 'AAPL', quantity: '-3', currency: 'USD' }], quotes: QUOTES, base: 'USD' });
     expect(failed(['AAPL.quantity > 0'], valuation)).toEqual([['AAPL.quantity > 0', 'AAPL', '-3', 'not_met', undefined]]);
   });
 
