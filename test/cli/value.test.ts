@@ -11,7 +11,7 @@ import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { runCli, type TestDepsOptions } from '../helpers/cli.js';
 import { getToken, startTestSandbox } from '../helpers/sandbox.js';
 import { useValueSandbox } from '../helpers/value-sandbox.js';
-import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
+import { dec, fullText, mul, rat, ratDiv, ratMul, ratSum, roundPlaces, sub, sum, type Rat } from '../helpers/decimal-oracle.js';
 
 const fixture = useValueSandbox('mkt-value-');
 const { log, file } = fixture;
@@ -44,20 +44,24 @@ async function sandboxQuotes(symbols: string[]): Promise<Map<string, Quote>> {
   return new Map(data.map((quote) => [quote.symbol, quote]));
 }
 
-/** The valuation in EUR worked out here: each currency's rate by its route, each figure by hand. */
+const places = (text: string) => dec(text).scale;
+
+/** The valuation in EUR worked out here: each currency's exact rate by its route, each figure exact, by hand. */
 async function expectedInEur() {
   const quotes = await sandboxQuotes(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'USDCAD', 'EURUSD']);
   const mid = (symbol: string) => quotes.get(symbol)!.mid;
+  const inverse = (text: string): Rat => ratDiv({ n: 1n, d: 1n }, rat(text));
   // GBX: pence, 1/100 of 1/EURGBP; JPY: 1/EURJPY; CAD: no pair with EUR, so 1/(USDCAD × EURUSD); USD: 1/EURUSD.
-  const rates: Record<string, string> = {
-    GBX: divide('1', mul(mid('EURGBP'), '100'), 34), EUR: '1', JPY: divide('1', mid('EURJPY'), 34),
-    CAD: divide('1', mul(mid('USDCAD'), mid('EURUSD')), 34), USD: divide('1', mid('EURUSD'), 34),
+  const rates: Record<string, Rat> = {
+    GBX: inverse(mul(mid('EURGBP'), '100')), EUR: { n: 1n, d: 1n }, JPY: inverse(mid('EURJPY')),
+    CAD: inverse(mul(mid('USDCAD'), mid('EURUSD'))), USD: inverse(mid('EURUSD')),
   };
   return ROWS.map((row) => {
     const price = row.symbol === row.currency ? '1' : mid(row.symbol);
     const value = mul(price, row.quantity);
     const pnl = row.cost === undefined ? undefined : mul(sub(price, row.cost), row.quantity);
-    return { ...row, price, value, rate: rates[row.currency]!, value_base: mul(value, rates[row.currency]!), pnl, pnl_base: pnl && mul(pnl, rates[row.currency]!) };
+    const rate = rates[row.currency]!;
+    return { ...row, price, value, rate, value_base: ratMul(rat(value), rate), pnl, pnl_base: pnl === undefined ? undefined : ratMul(rat(pnl), rate) };
   });
 }
 
@@ -73,24 +77,26 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     // The instruments and direct pairs, then the legs of CAD's cross.
     expect(quotesRequests()).toHaveLength(2);
     const document = exactJson(result.stdout);
-    expect(Object.keys(document)).toEqual(['base', 'price', 'positions', 'total_base', 'total_pnl_base', 'incomplete', 'missing', 'no_route', 'totals', 'fx']);
-    expect(document).toMatchObject({ base: 'EUR', price: 'mid', incomplete: false, missing: [], no_route: [] });
+    expect(Object.keys(document)).toEqual(['base', 'price', 'precision', 'as_of', 'positions', 'total_base', 'total_pnl_base', 'incomplete', 'missing', 'no_route', 'unusable', 'totals', 'fx']);
+    // JSON's default precision is full: every figure exact, or 34 significant digits.
+    expect(document).toMatchObject({ base: 'EUR', price: 'mid', precision: 'full', incomplete: false, missing: [], no_route: [], unusable: [] });
     const expected = await expectedInEur();
     const positions = document.positions as Array<Record<string, string | null>>;
     expect(positions.map((p) => Object.keys(p))).toEqual(positions.map(() => ['symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']));
     positions.forEach((p, i) => {
       const e = expected[i]!;
       expect(p).toMatchObject({ symbol: e.symbol, quantity: e.quantity, currency: e.currency, price: e.price, value: e.value, cost: e.cost ?? null, pnl: e.pnl ?? null, status: 'ok' });
-      expect(same(p.rate!, e.rate)).toBe(true);
-      expect(same(p.value_base!, e.value_base)).toBe(true);
-      if (e.pnl_base !== undefined) expect(same(p.pnl_base!, e.pnl_base)).toBe(true);
+      expect(p.rate).toBe(fullText(e.rate, 0));
+      expect(p.value_base).toBe(fullText(e.value_base, places(e.value)));
+      if (e.pnl_base !== undefined) expect(p.pnl_base).toBe(fullText(e.pnl_base, places(e.pnl!)));
     });
     // 0.1 at a cost of 0.30: (price - 0.30) × 0.1, every place kept.
     expect(positions[5]!.pnl).toBe(mul(sub(expected[5]!.price, '0.30'), '0.1'));
-    // The total is the exact sum of the values shown, and the same number as the tests' own.
-    expect(document.total_base).toBe(sum(positions.map((p) => p.value_base!)));
-    expect(same(document.total_base as string, sum(expected.map((e) => e.value_base)))).toBe(true);
-    expect(document.total_pnl_base).toBe(sum(positions.filter((p) => p.pnl_base !== null).map((p) => p.pnl_base!)));
+    // The total is the exact total of the tests' own fractions, rounded once.
+    const most = Math.max(...expected.map((e) => places(e.value)));
+    expect(document.total_base).toBe(fullText(ratSum(expected.map((e) => e.value_base)), most));
+    const withPnl = expected.filter((e) => e.pnl_base !== undefined);
+    expect(document.total_pnl_base).toBe(fullText(ratSum(withPnl.map((e) => e.pnl_base!)), Math.max(...withPnl.map((e) => places(e.pnl!)))));
     const totals = document.totals as Array<Record<string, string>>;
     expect(totals.map((t) => t.currency)).toEqual(['GBX', 'EUR', 'JPY', 'CAD', 'USD']);
     expect(totals[4]).toMatchObject({ value: sum([positions[4]!.value!, positions[5]!.value!]), positions: '2', incomplete: false });
@@ -105,7 +111,7 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const rows = lines.stdout.split(format === 'csv' ? '\r\n' : '\n').filter((line) => line !== '').map((line) => line.split(separator));
     const header = rows[0]!;
     // rate is each currency's: on request (--fields), not by default.
-    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
+    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
     const column = (row: string[], name: string) => row[header.indexOf(name)]!;
     expect(rows.slice(1).map((row) => `${column(row, 'row')} ${column(row, 'currency')}`)).toEqual([
       ...ROWS.map((row) => `position ${row.currency}`), 'total GBX', 'total EUR', 'total JPY', 'total CAD', 'total USD', 'total_base EUR',
@@ -136,14 +142,17 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const [positions, totals] = result.stdout.split('\n\n') as [string, string];
     expect(positions).toMatch(/│ Symbol │ Quantity │ Currency │ +Price │ +Value │ +Value EUR │ +Cost │ +P&L │ +P&L EUR │/);
     for (const row of ROWS) expect(positions).toContain(`│ ${row.symbol.padEnd(6)} │`);
-    // Every value in EUR written whole, and its point in one column.
+    // Every value in EUR in euro cents, the exact value rounded once, grouped, and its point in one column.
     const body = positions.split('\n').filter((line) => /^│ \S/.test(line) && !line.includes('Symbol'));
     const valueBase = body.map((line) => line.split('│')[6]!);
-    for (const [i, cell] of valueBase.entries()) expect(cell.trim()).toBe((document.positions as Array<Record<string, string>>)[i]!.value_base);
+    const expected = await expectedInEur();
+    const grouped = (text: string) => text.replace(/\B(?=(\d{3})+(?!\d))(?=[\d]*(\.|$))/g, ',');
+    for (const [i, cell] of valueBase.entries()) expect(cell.trim()).toBe(grouped(roundPlaces(expected[i]!.value_base, 2)));
     expect(new Set(valueBase.map((cell) => cell.indexOf('.'))).size).toBe(1);
     expect(totals).toMatch(/│ Total +│ +Rate to EUR │ +Value │ +Value EUR │/);
     expect(totals).toContain(`│ all, in EUR │`);
-    expect(totals).toContain(` ${document.total_base as string} `);
+    expect(totals).toContain(` ${grouped(roundPlaces(ratSum(expected.map((e) => e.value_base)), 2))} `);
+    expect(roundPlaces(rat(document.total_base as string), 2)).toBe(roundPlaces(ratSum(expected.map((e) => e.value_base)), 2));
     expect(totals).not.toContain('incomplete');
   });
 
@@ -163,7 +172,7 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const bad = await run([portfolio, '--base', 'EUR', '--fields', 'symbol,bid']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fields: unknown field "bid"');
-    expect(bad.stderr).toContain('valid fields: row, symbol, quantity, currency, price, value, rate, value_base, cost, pnl, pnl_base, status');
+    expect(bad.stderr).toContain('valid fields: row, symbol, quantity, currency, price, value, rate, value_base, cost, pnl, pnl_base, status, timestamp, reason');
   });
 });
 
@@ -204,12 +213,13 @@ describe('mkt value: what it could not value, said in every format; --strict', (
     expect(result.code).toBe(0);
     expect(result.stderr).toBe([
       'warning: no quote for 2 of 3 symbols: NOSUCH, GOLD',
-      'warning: no rate from XAU to EUR: tried XAUEUR, EURXAU, XAUUSD, USDXAU, EURUSD, USDEUR; no usable quote for XAUEUR, EURXAU, XAUUSD, USDXAU, USDEUR',
+      'warning: no rate from XAU to EUR: tried XAUEUR, EURXAU, XAUUSD, USDXAU, EURUSD, USDEUR; no quote for XAUEUR, EURXAU, XAUUSD, USDXAU, USDEUR',
       'warning: the totals in EUR are incomplete: they leave out 3 of 4 positions',
       '',
     ].join('\n'));
     const lines = result.stdout.split('\r\n').filter((line) => line !== '');
-    expect(lines.map((line) => `${line.split(',')[0]} ${line.split(',').at(-1)}`).slice(1)).toEqual([
+    const status = lines[0]!.split(',').indexOf('status');
+    expect(lines.map((line) => `${line.split(',')[0]} ${line.split(',')[status]}`).slice(1)).toEqual([
       'position ok', 'position missing', 'position missing', 'position no_route', 'total incomplete', 'total incomplete', 'total_base incomplete',
     ]);
   });
@@ -217,7 +227,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
   it('json says incomplete, lists the missing symbols and the routes tried', async () => {
     const result = await run([file('problems.csv', PROBLEMS), '--base', 'EUR', '--json']);
     const document = exactJson(result.stdout);
-    expect(Object.keys((document.positions as object[])[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status']);
+    expect(Object.keys((document.positions as object[])[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
     expect(document).toMatchObject({ incomplete: true, missing: ['NOSUCH', 'GOLD'], no_route: [{ currency: 'XAU', to: 'EUR' }] });
     const positions = document.positions as Array<Record<string, unknown>>;
     expect(positions[1]).toMatchObject({ price: null, value: null, value_base: null, status: 'missing' });
@@ -230,7 +240,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
     expect(result.stdout).toMatch(/│ NOSUCH .* │ no quote +│/);
     expect(result.stdout).toMatch(/│ XAU .* │ no rate from XAU to EUR │/);
     expect(result.stdout).toMatch(/│ all, in EUR │ .* │ incomplete: leaves out 3 positions +│/);
-    expect(result.stdout).toMatch(/│ XAU +│ +│ +3 +│ +│ incomplete: 1 without a quote, no rate to EUR │/);
+    expect(result.stdout).toMatch(/│ XAU +│ +│ +3\.0000 +│ +│ incomplete: 1 without a quote, no rate to EUR │/);
   });
 
   it('--strict: the data first, then exit 3 naming what is missing', async () => {

@@ -15,7 +15,7 @@ export interface PrecisionFlags {
   profile?: string;
 }
 
-const HINT = `give minor (each currency's minor units), full (exact, or 34 significant digits), or a number of decimal places from 0 to ${MAX_PRECISION_PLACES}: --precision 4`;
+const HINT = `the precisions are minor, full: each currency's minor units, or the exact value (34 significant digits at most); or N, a number of decimal places from 0 to ${MAX_PRECISION_PLACES}: --precision 4`;
 
 /** `minor`, `full`, or a whole number of places written as digits (`2`, not `2.0` or `+2`); undefined otherwise. */
 export function readPrecision(text: string): Precision | undefined {
