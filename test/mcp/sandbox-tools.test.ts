@@ -12,6 +12,7 @@ import { DEMO } from '../../src/sandbox/index.js';
 import { runBin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { fullText, rat, ratDiv, ratSum, roundPlaces } from '../helpers/decimal-oracle.js';
 import { errorJson, errorText, startMcp, structured, type McpProcess } from './mcp-process.js';
 
 /** A decimal of its own, with room for an inverse rate's 34 significant digits. */
@@ -201,28 +202,28 @@ describe('value_portfolio', () => {
       ],
       currency: 'USD',
     }));
-    // Rates, as the valuation is documented: a direct pair's mid; an inverse rounded half-even to
-    // 34 significant digits; GBX is a hundredth of GBP.
-    const gbx = mid('GBPUSD').times('0.01');
-    const jpy = new Big(1).div(mid('USDJPY')).prec(34, BigJs.roundHalfEven);
-    const expected = [
-      mid('VOD.L').times(1000).times(gbx),
-      mid('SAP.DE').times(3).times(mid('EURUSD')),
-      mid('7203.T').times(-200).times(jpy),
-      mid('AAPL').times('0.1'),
-      new Big('250.75'),
+    // Rates, as the valuation is documented: a direct pair's mid; an inverse, exact; GBX a hundredth
+    // of GBP. Each figure is the exact value at full: its digits, or 34 significant ones.
+    const text = (value: Big) => value.toFixed();
+    const exact = [
+      rat(text(mid('VOD.L').times(1000).times(mid('GBPUSD')).times('0.01'))),
+      rat(text(mid('SAP.DE').times(3).times(mid('EURUSD')))),
+      ratDiv(rat(text(mid('7203.T').times(-200))), rat(text(mid('USDJPY')))),
+      rat(text(mid('AAPL').times('0.1'))),
+      rat('250.75'),
     ];
     const [vod, sap, toyota, aapl, cash, nosuch] = result.positions;
-    for (const [position, value] of [[vod, expected[0]], [sap, expected[1]], [toyota, expected[2]], [aapl, expected[3]], [cash, expected[4]]] as const) {
+    expect(toyota!.value_base).toBe(fullText(exact[2]!, 0));
+    for (const [position, value] of [[vod, exact[0]], [sap, exact[1]], [toyota, exact[2]], [aapl, exact[3]], [cash, exact[4]]] as const) {
       expect(position!.status, position!.symbol).toBe('ok');
-      expect(new Big(position!.value_base!).eq(value!), `${position!.symbol}: ${position!.value_base} = ${value!.toFixed()}`).toBe(true);
+      expect(new Big(position!.value_base!).eq(fullText(value!, 0)), `${position!.symbol}: ${position!.value_base} = ${fullText(value!, 0)}`).toBe(true);
     }
     expect(new Big(aapl!.pnl!).eq(mid('AAPL').minus('150.25').times('0.1'))).toBe(true);
     expect(nosuch).toMatchObject({ symbol: 'NOSUCH', status: 'missing', value: null, value_base: null });
     expect(result.missing).toEqual(['NOSUCH']);
     expect(result.incomplete).toBe(true);
-    const total = expected.reduce((sum, value) => sum.plus(value), new Big(0));
-    expect(new Big(result.total_base).eq(total), `${result.total_base} = ${total.toFixed()}`).toBe(true);
+    // The exact total, rounded once.
+    expect(new Big(result.total_base).eq(fullText(ratSum(exact), 0)), `${result.total_base} = ${fullText(ratSum(exact), 0)}`).toBe(true);
     expect(result.fx.find((rate) => rate.from === 'JPY')).toMatchObject({ method: 'inverse', rounded: true });
   });
 
@@ -266,7 +267,23 @@ describe('value_portfolio', () => {
     expect(valued[1]).toMatchObject({ symbol: 'SAP.DE', cost: null, pnl: null, pnl_base: null, status: 'ok' });
     expect(valued.every((position) => !('rate' in position))).toBe(true);
     expect(valued.map((position) => position.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'no_route', 'missing']);
-    expect(Object.keys(tool)).toEqual(['base', 'price', 'positions', 'total_base', 'total_pnl_base', 'incomplete', 'missing', 'no_route', 'totals', 'fx']);
+    expect(Object.keys(tool)).toEqual(['base', 'price', 'precision', 'as_of', 'positions', 'total_base', 'total_pnl_base', 'incomplete', 'missing', 'no_route', 'unusable', 'totals', 'fx']);
+    // At full, as --json: the default of both.
+    expect(tool.precision).toBe('full');
+  });
+
+  it('takes a precision, as --precision does: minor writes each currency\'s minor units, the total the exact total rounded once', async () => {
+    const positions = [{ symbol: '7203.T', quantity: '-200', currency: 'JPY' }, { symbol: 'USD', quantity: '0.125', currency: 'USD' }];
+    const full = structured<{ total_base: string; positions: Array<{ value: string; value_base: string }> }>(await server.call('value_portfolio', { base: 'USD', positions }));
+    const minor = structured<{ precision: string; total_base: string; positions: Array<{ value: string; value_base: string }> }>(await server.call('value_portfolio', { base: 'USD', positions, precision: 'minor' }));
+    expect(minor.precision).toBe('minor');
+    // JPY in whole yen; 0.125 USD is 0.12 (half-even); the total from the exact total.
+    expect(minor.positions[0]!.value).toBe(roundPlaces(rat(full.positions[0]!.value), 0));
+    expect(minor.positions[1]!.value_base).toBe('0.12');
+    expect(minor.total_base).toBe(roundPlaces(rat(full.total_base), 2));
+    const places = structured<{ precision: number; total_base: string }>(await server.call('value_portfolio', { base: 'USD', positions, precision: 4 }));
+    expect(places).toMatchObject({ precision: 4, total_base: roundPlaces(rat(full.total_base), 4) });
+    expect(errorText(await server.call('value_portfolio', { base: 'USD', positions, precision: 35 }))).toMatch(/precision/);
   });
 
   it.each<[string, Record<string, unknown>, string]>([

@@ -23,10 +23,11 @@ export function jsonDocument<T, D>(document: D, declaration: DocumentDeclaration
   return out;
 }
 
-/** A field as jsonText writes it, but a price or decimal as its text: '' is null for a decimal or a boolean. */
+/** A field as jsonText writes it, but a price or decimal as its text: '' is null for a decimal, a boolean or a nullable field. */
 function fieldValue<T>(field: Field<T>, item: T, now: number): string | boolean | null {
   const value = field.read(item, now);
   if (field.kind === 'decimal') return value === '' ? null : value;
   if (field.kind === 'boolean' && (value === 'true' || value === 'false' || value === '')) return value === '' ? null : value === 'true';
+  if (value === '' && field.nullable === true) return null;
   return value;
 }
