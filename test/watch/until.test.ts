@@ -25,7 +25,7 @@ async function risingServer(): Promise<FaultServer> {
     const asked = new URL(request.url, 'http://x').searchParams.get('symbols')!.split(',');
     const quotes: Quote[] = [
       { symbol: 'EURUSD', bid: BIDS[poll]!, ask: '1.0902', mid: '1.0901', timestamp: AT },
-      { symbol: 'AAPL', bid: '199.90', ask: ASKS[poll]!, mid: '200', timestamp: AT },
+      { symbol: 'AAPL', bid: '199.90', ask: ASKS[poll]!, mid: '199.95', timestamp: AT },
     ].filter((quote) => asked.includes(quote.symbol));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(quotesJson(quotes));
