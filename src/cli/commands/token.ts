@@ -71,7 +71,7 @@ async function runToken(deps: Deps, options: TokenOptions, state: RunState): Pro
   const token = await client.clientCredentials({ clientId, clientSecret });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
-    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,
+    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId, clientSecret,
     settings: settingsToKeep(settings, baseUrl, organizationId === undefined ? undefined : { value: organizationId, prompted: false }),
   });
 
