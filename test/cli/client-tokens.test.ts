@@ -66,7 +66,7 @@ describe('with MKT_CLIENT_ID and MKT_CLIENT_SECRET, only that client\'s own toke
   it('a client with fewer scopes gets its own token, and its own 403', async () => {
     await quotes(DEMO);
     const narrow = await quotes({ MKT_CLIENT_ID: 'noscope', MKT_CLIENT_SECRET: 'noscope-secret', MKT_ORG: 'org_demo' }, 5);
-    expect(narrow.stderr).toContain('403');
+    expect(narrow.stderr).toContain('hint: the token of client noscope (MKT_CLIENT_ID) lacks the market.read scope or access to org_demo (from MKT_ORG): check MKT_ORG, or use a client that has both');
     expect(log.filter((entry) => entry.path === '/v1/market/quotes').map((entry) => [entry.clientId, entry.status])).toEqual([['demo', 200], ['noscope', 403]]);
   });
 
