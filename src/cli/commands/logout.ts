@@ -18,7 +18,7 @@ interface LogoutOptions {
 
 export function registerLogout(program: Command, deps: Deps, state: RunState): void {
   program.command('logout')
-    .description('remove stored tokens (settings such as base-url and org stay)')
+    .description('remove stored tokens, those kept for clients too (settings such as base-url and org stay)')
     .option('--profile <name>', 'the profile to log out of (env MKT_PROFILE; default "default")')
     .option('--all', 'remove the tokens of every profile')
     .addHelpText('after', `

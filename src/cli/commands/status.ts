@@ -31,9 +31,12 @@ export function registerStatus(program: Command, deps: Deps, state: RunState): v
     .option('--check-symbol <symbol>', `the symbol --check asks for (default ${DEFAULT_CHECK_SYMBOL})`)
     .addHelpText('after', `
 Offline, exits 0 when the credentials are usable (a token, or MKT_CLIENT_ID and MKT_CLIENT_SECRET
-to get one) and 4 when they are not. With --check, one quotes request (one symbol, one unit of the
-rate limit) proves reachability, authentication and authorization, as \`gh auth status\` does; the
-exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network or 5xx).
+to get one) and 4 when they are not. With MKT_CLIENT_ID and MKT_CLIENT_SECRET, the token shown is
+that client's own, or none, and a line says why the profile's token is not used when it is another's.
+
+With --check, one quotes request (one symbol, one unit of the rate limit) proves reachability,
+authentication and authorization, as \`gh auth status\` does; the exit code is that request's: 0,
+4 (401), 5 (403), 6 (429), 7 (network or 5xx).
 
 A pre-flight answers at once: --check waits at most ${formatDuration(CHECK_MAX_WAIT_MS)} in all (enough for the short
 retries of a network error or a 5xx), so a rate limit that lifts later is exit 6 at once, with the
