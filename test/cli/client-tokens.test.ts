@@ -174,6 +174,13 @@ describe('the secret is never in the file', () => {
     expect(data.profiles.default.token.secret_fingerprint).toBe(fingerprintOf('demo-secret', data.fingerprint_key));
     expect(data.profiles.default.client_tokens[0].secret_fingerprint).toBe(fingerprintOf('other-secret', data.fingerprint_key));
     expect((fs.statSync(configFile()).mode & 0o777).toString(8)).toBe('600');
+    // Nor in what mkt prints, the fingerprint included.
+    const verbose = await run(['quotes', 'EURUSD', '-v'], { env: OTHER });
+    const status = await run(['status', '--json'], { env: OTHER });
+    for (const output of [verbose.stdout, verbose.stderr, status.stdout, status.stderr]) {
+      expect(output).not.toContain('other-secret');
+      expect(output).not.toContain(data.profiles.default.client_tokens[0].secret_fingerprint.slice(12));
+    }
   });
 
   it('the file\'s key is kept: a token stored with a fingerprint made with it is found', async () => {
