@@ -1,4 +1,5 @@
-// What config.json holds: profiles by name, each with its settings and its token.
+// What config.json holds: profiles by name, each with its settings, its token, and the tokens minted
+// with MKT_CLIENT_ID and MKT_CLIENT_SECRET, kept per client; and the key of the secrets' fingerprints.
 
 export type TokenSource = 'cli-login' | 'client-credentials';
 
@@ -12,6 +13,11 @@ export interface TokenRecord {
   base_url: string;
   source: TokenSource;
   client_id?: string;
+  /**
+   * A client-credentials token's: `hmac-sha256:<hex>`, the HMAC of the client secret it was minted
+   * with, keyed with the file's fingerprint_key. Never the secret.
+   */
+  secret_fingerprint?: string;
   obtained_at: string;
 }
 
@@ -19,9 +25,14 @@ export interface ProfileRecord {
   base_url?: string;
   org?: string;
   format?: string;
+  /** The token of `mkt login` or `mkt token`, used without MKT_CLIENT_ID and MKT_CLIENT_SECRET. */
   token?: TokenRecord;
+  /** Tokens minted with MKT_CLIENT_ID and MKT_CLIENT_SECRET, one per base URL and client id (src/cli/client-tokens.ts). */
+  client_tokens?: TokenRecord[];
 }
 
 export interface ConfigData {
   profiles?: Record<string, ProfileRecord>;
+  /** The random key of the secrets' fingerprints (base64url, 32 bytes), made at the first one. */
+  fingerprint_key?: string;
 }

@@ -28,8 +28,8 @@ export { formatMode, type PermissionReport } from './modes.js';
 export interface LockedConfig {
   /** The file as read under the lock, or as last written by `update`. */
   data(): ConfigData;
-  /** Changes the profiles (a copy, edited in place) and writes the file, at once. */
-  update(change: (profiles: Record<string, ProfileRecord>) => void): void;
+  /** Changes the profiles (a copy, edited in place), sets the file's other `members` given, and writes the file, at once. */
+  update(change: (profiles: Record<string, ProfileRecord>) => void, members?: Omit<ConfigData, 'profiles'>): void;
 }
 
 export interface ConfigStoreOptions {
@@ -146,10 +146,10 @@ export class ConfigStore {
         this.#data = data;
         return work({
           data: () => data,
-          update: (change) => {
+          update: (change, members) => {
             const profiles = { ...data.profiles };
             change(profiles);
-            const written = { ...data, profiles };
+            const written = { ...data, ...members, profiles };
             const text = serializeConfig(written, this.path);
             // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
             if (this.#signal?.aborted) throw new AbortError();

@@ -192,16 +192,19 @@ describe('expiry and transparent renewal', () => {
     expect(Date.parse(second.expires_at)).toBe(session.sandbox.clock.now() + 600_000);
   });
 
-  it('mints a token when there is none and client credentials are set', async () => {
+  it('mints a token when there is none and client credentials are set, kept for that client', async () => {
     const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' } });
     expect(result.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token.source).toBe('client-credentials');
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
+    expect(profile.token).toBeUndefined();
+    expect(profile.client_tokens).toMatchObject([{ source: 'client-credentials', client_id: 'demo' }]);
   });
 
-  it('uses a still-valid token without renewing it', async () => {
-    await login();
+  it('uses a still-valid token of the same client without renewing it', async () => {
+    const env = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' };
+    expect((await run(['token', '--org', 'org_demo'], { env })).code).toBe(0);
     const before = fs.readFileSync(configFile(), 'utf8');
-    const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' } });
+    const result = await run(['quotes', 'EURUSD'], { env });
     expect(result.code).toBe(0);
     expect(fs.readFileSync(configFile(), 'utf8')).toBe(before);
   });

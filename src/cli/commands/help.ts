@@ -14,7 +14,7 @@ const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_PROFILE', 'the profile (default "default")'],
   ['MKT_TOKEN', 'an access token to use instead of the stored one (with MKT_ORG and MKT_BASE_URL, no login needed); in CI, from a secret store'],
   ['MKT_API_KEY', 'the API key for mkt login, in CI from a secret store (typed on a command line, a real key lands in shell history)'],
-  ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for getting and renewing tokens by themselves (mkt status counts them)'],
+  ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for getting and renewing tokens by themselves, each client its own (mkt status counts them)'],
   ['MKT_CONFIG_DIR', 'the directory of config.json (default: the OS config directory, e.g. ~/.config/mkt)'],
   ['MKT_FORMAT', 'the default output format of mkt quotes'],
   ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', `defaults for --timeout (${formatDuration(DEFAULT_TIMEOUT_MS)}), --retries (${DEFAULT_RETRIES}), --max-wait (${formatDuration(DEFAULT_MAX_WAIT_MS)})`],

@@ -44,8 +44,10 @@ export function registerToken(program: Command, deps: Deps, state: RunState): vo
 A real secret never goes on a command line, where shell history and ps keep it: type it at the
 masked prompt (on a terminal mkt asks for the client id too), pipe it in with --with-client-secret,
 or in CI put MKT_CLIENT_ID and MKT_CLIENT_SECRET in the environment from the CI's secret store. With
-those two set, commands that need a token get or renew one by themselves. --base-url and --org given
-here are kept in the profile for later commands.
+those two set, commands that need a token get or renew one by themselves, and use a stored token only
+if that client minted it, for that base URL, with that secret (mkt keeps a keyed hash of the secret,
+never the secret); tokens minted for other clients are kept beside the profile's, one per client.
+--base-url and --org given here are kept in the profile for later commands.
 
 Examples:
   $ mkt token --org org_demo                                       # asks for the id and the secret
@@ -71,7 +73,7 @@ async function runToken(deps: Deps, options: TokenOptions, state: RunState): Pro
   const token = await client.clientCredentials({ clientId, clientSecret });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
-    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,
+    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId, clientSecret,
     settings: settingsToKeep(settings, baseUrl, organizationId === undefined ? undefined : { value: organizationId, prompted: false }),
   });
 
