@@ -10,6 +10,7 @@ import { BEARER_TOKEN_PATTERN } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
 import { formatAge } from '../shared/time.js';
 import type { Deps } from './deps.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 import { renewToken, type RenewalTarget, type TokenRequests } from './token-renewal.js';
@@ -44,7 +45,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, request
   const profile = settings.profile.value;
   const now = deps.now();
   const problem = tokenProblem(token.value, baseUrl, now);
-  if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
+  if (problem?.unreadableExpiry) diagnosticsOf(deps).warn({ code: 'token_expiry_unreadable', message: `${problem.message} (${deps.config.path}, profile ${profile})` });
   const clientId = deps.env.MKT_CLIENT_ID;
   const clientSecret = deps.env.MKT_CLIENT_SECRET;
   const renewable = Boolean(clientId && clientSecret) && problem?.kind !== 'other-service';

@@ -9,11 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
 import { LOCK_STALE_MS, LOCK_WAIT_MS, MAX_CONFIG_BYTES } from '../shared/limits.js';
+import type { Warning } from '../shared/warnings.js';
 import type { ConfigData, ProfileRecord } from './config-data.js';
 import { ConfigError, configFault } from './errors.js';
 import { LockBusyError, withFileLock } from './file-lock.js';
 import { removeLeftovers, tidyLeftovers } from './leftovers.js';
-import { DIR_MODE, FILE_MODE, formatMode, permissionReport, permissionWarnings, type PermissionReport } from './modes.js';
+import { DIR_MODE, directoryWarnings, FILE_MODE, fileWarnings, formatMode, permissionReport, type PermissionReport } from './modes.js';
 import { parseConfig, serializeConfig, tooLarge } from './parse-config.js';
 import { NotRegularFileError, notRegular, openRegularFile, readAtMost } from './regular-file.js';
 import { assertTrustedDirectory, assertTrustedFile, nearestExisting } from './trust.js';
@@ -36,7 +37,7 @@ export interface ConfigStoreOptions {
   /** The directory holding config.json. */
   dir: string;
   /** Told what is open to other users, and what a write closed. */
-  onWarning?: (message: string) => void;
+  onWarning?: (warning: Warning) => void;
   /** Once aborted, a write not yet made is not made (AbortError, exit 130). */
   signal?: AbortSignal;
 }
@@ -45,7 +46,7 @@ export class ConfigStore {
   readonly dir: string;
   readonly path: string;
   readonly #lock: string;
-  readonly #onWarning: (message: string) => void;
+  #onWarning: (warning: Warning) => void;
   readonly #signal: AbortSignal | undefined;
   #data: ConfigData | undefined;
   /** What this run does with the file, as a refusal words it: read it, or change it too. */
@@ -68,11 +69,21 @@ export class ConfigStore {
       const names = listing(path.dirname(target));
       const locks = path.dirname(target) === this.dir ? names : listing(this.dir);
       if (locks.includes(path.basename(this.#lock))) this.#checkLock(this.#doing);
-      for (const warning of permissionWarnings(this.path, this.dir)) this.#onWarning(warning);
+      const file = fileWarnings(this.path);
+      for (const warning of [...directoryWarnings(this.dir, file.length === 0), ...file]) this.#onWarning(warning);
       tidyLeftovers(target, this.#lock, names, locks);
       this.#data = data;
     }
     return this.#data;
+  }
+
+  /**
+   * Tells `listener` the store's warnings from now on, instead of the constructor's `onWarning`:
+   * main hands them to the run's diagnostics (src/cli/diagnostics.ts), which word them for the
+   * run's format, once the store is made.
+   */
+  warnTo(listener: (warning: Warning) => void): void {
+    this.#onWarning = listener;
   }
 
   /**
@@ -213,7 +224,7 @@ export class ConfigStore {
       throw configFault(error, `write the config file ${this.path}`, this.dir);
     }
     if (existing !== undefined && (existing.mode & 0o077) !== 0) {
-      this.#onWarning(`${this.path} was readable by other users (mode ${formatMode(existing.mode & 0o7777)}); it is ${formatMode(FILE_MODE)} now`);
+      this.#onWarning({ code: 'config_file_closed', message: `${this.path} was readable by other users (mode ${formatMode(existing.mode & 0o7777)}); it is ${formatMode(FILE_MODE)} now` });
     }
   }
 

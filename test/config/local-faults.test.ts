@@ -74,7 +74,7 @@ describe.runIf(canRunUnprivileged)('a config directory mkt cannot write', () => 
 
     const read = await runUnprivileged(['config', 'get', 'org'], { MKT_CONFIG_DIR: dir });
     expect(read).toMatchObject({ code: 0, stdout: 'org_demo\n' });
-    expect(read.stderr).toContain(`warning: ${dir} is readable by other users (mode 0755): its owner can close it with chmod 0700 ${dir}`);
+    expect(read.stderr).toContain(`warning: ${dir} is readable by other users (mode 0755); its owner can close it with chmod 0700 ${dir}`);
     expect(read.stderr).toContain(`warning: ${dir}/config.json is readable by other users (mode 0644)`);
 
     for (const args of [['config', 'set', 'format', 'json'], ['logout']]) {

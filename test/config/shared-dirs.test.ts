@@ -72,7 +72,8 @@ describe.runIf(posix)('directories mkt did not make keep their modes', () => {
     expect(result.code).toBe(0);
     expect(mode(dir)).toBe(0o1777);
     expect(mode(path.join(dir, 'config.json'))).toBe(0o600);
-    expect(result.stderr).toContain(`warning: ${dir} is shared with other users (mode 1777): config.json is kept private by its own mode (0600); `);
+    expect(result.stderr).toContain(`warning: ${dir} is shared with other users (mode 1777): config.json is kept private by its own mode (0600), `
+      + 'but they can see what is in it and hold its lock; a directory of your own is better (set MKT_CONFIG_DIR)\n');
     expect(result.stderr).not.toContain('0777');
   });
 
