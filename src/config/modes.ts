@@ -2,7 +2,8 @@
 // what it creates: the directory when it makes it (0700), and the file at every write (0600, a new
 // file renamed into place). A directory it did not make (a home, the working directory, a shared
 // /tmp) keeps its mode, whatever it is: the token stays private by the file's own mode, and a warning
-// says what is open and how to close it. Reading never changes a mode.
+// says what is open and how to close it, when mkt writes a secret there. A file others can read is
+// said at every read. Reading never changes a mode.
 import fs from 'node:fs';
 import type { Warning } from '../shared/warnings.js';
 import { isPrivateGroup } from './others-can-write.js';
@@ -33,7 +34,10 @@ export function permissionReport(file: string, dir: string): PermissionReport {
   return { path: file, exists: fileStat !== undefined, fileMode: modeOf(fileStat), dirMode: modeOf(dirStat), safe };
 }
 
-/** What other users can read of config.json, with what closes it; nothing is changed. */
+/**
+ * What other users can read of config.json, with what closes it; nothing is changed. Said at every
+ * read, as ssh says it of a private key: the file holds the token.
+ */
 export function fileWarnings(file: string): Warning[] {
   if (process.platform === 'win32') return [];
   const stat = statOf(file);
@@ -46,24 +50,25 @@ export function fileWarnings(file: string): Warning[] {
 
 /**
  * What other users can see of `dir`, config.json's directory, with what closes it; nothing is
- * changed. `kept`: config.json is private (0600). A directory others may only pass through (0711)
- * shows them nothing.
+ * changed. Said when mkt has just written a secret there (the file itself is 0600 by then), not at
+ * every read: a 0755 directory is what mkdir makes, in CI above all, and nothing in it is theirs to
+ * read. A directory others may only pass through (0711) shows them nothing.
  */
-export function directoryWarnings(dir: string, kept: boolean): Warning[] {
+export function directoryWarnings(dir: string): Warning[] {
   if (process.platform === 'win32') return [];
   const stat = statOf(dir);
   if (stat === undefined || exposed(stat, 0o066) === 0) return [];
   const mode = formatMode(stat.mode & 0o7777);
-  const private_ = kept ? `config.json is kept private by its own mode (${formatMode(FILE_MODE)})` : '';
+  const kept = `config.json is kept private by its own mode (${formatMode(FILE_MODE)})`;
   if ((stat.mode & 0o1000) !== 0 && (stat.mode & 0o022) !== 0) {
     return [{
-      code: 'config_dir_shared', message: `${dir} is shared with other users (mode ${mode}): ${kept ? `${private_}, but they` : 'they'} can see what is in it and hold its lock`,
+      code: 'config_dir_shared', message: `${dir} is shared with other users (mode ${mode}): ${kept}, but they can see what is in it and hold its lock`,
       hint: 'a directory of your own is better (set MKT_CONFIG_DIR)',
     }];
   }
   const close = `chmod ${formatMode(stat.mode & 0o700)} ${dir}`;
   return [{
-    code: 'config_dir_readable', message: `${dir} is readable by other users (mode ${mode})${kept ? `: ${private_}` : ''}`,
+    code: 'config_dir_readable', message: `${dir} is readable by other users (mode ${mode}): ${kept}`,
     hint: stat.uid === process.getuid?.() ? `if the directory should be yours alone: ${close}` : `its owner can close it with ${close}`,
   }];
 }
