@@ -72,8 +72,8 @@ export function createDiagnostics(options: DiagnosticsOptions): Diagnostics {
   const scrub = options.scrub ?? ((text: string) => text);
   let json: boolean | undefined;
   const held: Array<() => void> = [];
-  /** The progress line's text while it shows. */
-  let shown: string | undefined;
+  /** The progress line shows. */
+  let shown = false;
   let ticking: ReturnType<typeof setInterval> | undefined;
 
   const stopCountdown = () => {
@@ -81,13 +81,13 @@ export function createDiagnostics(options: DiagnosticsOptions): Diagnostics {
     ticking = undefined;
   };
   const clear = () => {
-    if (shown === undefined) return;
+    if (!shown) return;
     options.stderr.write(CLEAR);
-    shown = undefined;
+    shown = false;
   };
   const draw = (text: string) => {
     options.stderr.write(`${CLEAR}${scrub(text)}`);
-    shown = text;
+    shown = true;
   };
   /** A line of its own, on a line of its own: the progress line is cleared for it (the next progress draws it again). */
   const line = (text: string) => {
@@ -139,12 +139,12 @@ export function createDiagnostics(options: DiagnosticsOptions): Diagnostics {
         clear();
       };
       tick();
-      if (shown === undefined) return;
+      if (!shown) return;
       ticking = setInterval(tick, 1000);
       ticking.unref();
     },
     error(object, text) {
-      say(() => object, () => text.replace(/\n$/, ''));
+      say(() => object, () => text);
     },
     finish() {
       stopCountdown();
