@@ -11,6 +11,7 @@ import { printable, stripControl } from '../shared/text.js';
 import { formatAge } from '../shared/time.js';
 import { clientTokens, lookUpClientToken } from './client-tokens.js';
 import type { Deps } from './deps.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
 import { holdSecret } from './secrets.js';
@@ -56,7 +57,7 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, request
   const problem = lookup !== undefined && stored === undefined
     ? { kind: 'missing' as const, message: noClientToken(client!, lookup.setAside) }
     : tokenProblem(stored, baseUrl, now);
-  if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
+  if (problem?.unreadableExpiry) diagnosticsOf(deps).warn({ code: 'token_expiry_unreadable', message: `${problem.message} (${deps.config.path}, profile ${profile})` });
   const renewable = client !== undefined;
   const target = (organizationId: string): RenewalTarget => ({
     profile, baseUrl, organizationId, clientId: clientId!, clientSecret: clientSecret!,

@@ -36,3 +36,15 @@ export interface ConfigData {
   /** The random key of the secrets' fingerprints (base64url, 32 bytes), made at the first one. */
   fingerprint_key?: string;
 }
+
+/** The settings `mkt config set` writes; anything else a profile holds (its token) is a secret. */
+const SETTINGS: ReadonlySet<string> = new Set(['base_url', 'org', 'format']);
+
+/**
+ * Whether the file holds a secret: a token, or anything that is not a setting, so that what a newer
+ * mkt keeps there counts as one until it is known not to be.
+ */
+export function holdsSecret(data: ConfigData): boolean {
+  if (Object.keys(data).some((key) => key !== 'profiles')) return true;
+  return Object.values(data.profiles ?? {}).some((profile) => Object.keys(profile).some((key) => !SETTINGS.has(key)));
+}

@@ -74,8 +74,13 @@ describe('mkt status', () => {
   it('flags a config file readable by others (a read changes nothing; the next write repairs it)', async () => {
     await login();
     fs.chmodSync(configFile(), 0o644);
+    const text = await run(['status']);
+    expect(text.stderr).toBe(`warning: ${configFile()} is readable by other users (mode 0644); mkt closes it at its next write, or run chmod 0600 ${configFile()}\n`);
+    // Under --json, the same warning as a JSON line.
     const result = await run(['status', '--json']);
-    expect(result.stderr).toMatch(/warning: .*config\.json is readable by other users \(mode 0644\): mkt closes it at its next write, or run chmod 0600 /);
+    expect(JSON.parse(result.stderr)).toEqual({
+      warning: { code: 'config_file_readable', message: `${configFile()} is readable by other users (mode 0644)`, hint: `mkt closes it at its next write, or run chmod 0600 ${configFile()}` },
+    });
     expect(JSON.parse(result.stdout).config_file).toMatchObject({ mode: '0644', safe: false });
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o644);
     await run(['config', 'set', 'format', 'json']);

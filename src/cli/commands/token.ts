@@ -4,6 +4,7 @@ import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.
 import { saveToken, settingsToKeep } from '../saved-token.js';
 import { readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { createSignInClient } from '../client.js';
@@ -90,12 +91,12 @@ async function runToken(deps: Deps, options: TokenOptions, state: RunState): Pro
       organization_id: organizationId ?? null,
     });
   } else if (!options.quiet) {
-    deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
-    if (saved) deps.io.stderr.write(`${saved}\n`);
+    diagnosticsOf(deps).info(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}`);
+    if (saved) diagnosticsOf(deps).info(saved);
   }
   warnAboutScope(deps, record.scope);
   if (organizationId === undefined) {
-    deps.io.stderr.write(`warning: no organization set for profile ${profile}: \`mkt quotes\` will need one; ${ORG_HINT}\n`);
+    diagnosticsOf(deps).warn({ code: 'no_organization', message: `no organization set for profile ${profile}: \`mkt quotes\` will need one`, hint: ORG_HINT });
   }
   return 0;
 }
