@@ -104,7 +104,7 @@ describe('writeResource', () => {
   });
 
   it('takes a library result as it is: QuotesResult is a quotes document, and only data and missing are written', async () => {
-    const result: QuotesResult = { data: [quote('EURUSD')], missing: ['XXX'], unasked: ['YYY'], requests: 1, attempts: 1, rateLimit: undefined };
+    const result: QuotesResult = { data: [quote('EURUSD')], missing: ['XXX'], unasked: ['YYY'], unusable: [], requests: 1, attempts: 1, rateLimit: undefined };
     const { terminal, stdout } = terminalFor();
     await writeResource(terminal, QUOTE_MODEL, result, { format: 'json' });
     expect(Object.keys(JSON.parse(stdout()))).toEqual(['data', 'missing']);

@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
 import { ExitCode } from '../exit-codes.js';
 import { createClientSettings } from '../http.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import type { RunState } from '../run-state.js';
 import { resolveProfile } from '../settings.js';
 import { VERSION } from '../version.js';
@@ -27,7 +28,7 @@ export async function runMcpServer(deps: Deps, flags: McpFlags): Promise<number>
   const session: McpSession = { deps, flags, pending: new Set(), warned: new Set() };
   const server = new McpServer({ name: 'mkt', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const register of TOOLS) register(server, session);
-  server.server.onerror = (error) => deps.io.stderr.write(`warning: mkt mcp: ${error.message}\n`);
+  server.server.onerror = (error) => diagnosticsOf(deps).warn({ code: 'mcp_protocol_error', message: `mkt mcp: ${error.message}` });
 
   const stdin = deps.io.stdin;
   if (deps.io.stdinIsTTY) {

@@ -8,6 +8,7 @@
 import { READABLE_RATE_DIGITS, valuationAt, type ExactPosition, type ExactValuation, type NoRoute, type Precision, type Valuation, type ValuePortfolioResult } from '../../api/index.js';
 import type { CheckSet } from '../../render/checks/compile-checks.js';
 import type { ValueFieldName } from '../../render/value-fields.js';
+import type { Warning } from '../../shared/warnings.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
 import { judgeChecks } from '../options/checks.js';
 import type { Format } from '../options/format.js';
@@ -43,21 +44,26 @@ export function tableValuation(exact: ExactValuation, precision: Precision): Val
 }
 
 /** The problems of a valuation, in words: no quote, a quote that cannot be right, no rate (with the pairs tried), and what the totals leave out. */
-export function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): string[] {
-  const problems: string[] = [];
+export function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
+  const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
     const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
     const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
-    problems.push(`no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}`);
+    problems.push({ code: 'no_quote', message: `no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}` });
   }
   if (valuation.unusable.length > 0) {
     const count = valuation.unusable.length;
-    problems.push(`${count} quote${count === 1 ? '' : 's'} that cannot be right, so not used: ${listSome(valuation.unusable.map(({ symbol, problems: what }) => `${symbol} (${what.join(', ')})`))}`);
+    problems.push({
+      code: 'unusable_quotes',
+      message: `${count} quote${count === 1 ? '' : 's'} that cannot be right, so not used: ${listSome(valuation.unusable.map(({ symbol, problems: what }) => `${symbol} (${what.join(', ')})`))}`,
+    });
   }
-  for (const route of valuation.no_route) problems.push(noRouteWords(route));
+  for (const route of valuation.no_route) problems.push({ code: 'no_rate', message: noRouteWords(route) });
   const left = valuation.positions.filter((position) => position.status !== 'ok').length;
-  if (left > 0) problems.push(`the totals in ${valuation.base} are incomplete: they leave out ${left} of ${valuation.positions.length} position${valuation.positions.length === 1 ? '' : 's'}`);
+  if (left > 0) {
+    problems.push({ code: 'incomplete_totals', message: `the totals in ${valuation.base} are incomplete: they leave out ${left} of ${valuation.positions.length} position${valuation.positions.length === 1 ? '' : 's'}` });
+  }
   return problems;
 }
 
