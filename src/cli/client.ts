@@ -1,15 +1,15 @@
 // The library's client as commands make it, in one call: the settings from flags and MKT_*
-// variables (http.ts), the service and organization of the credentials, and a token source that
-// finds, renews and re-renews the token (credentials.ts), with the seam of what the CLI injects
-// (Deps' clock, waits and jitter). Commands call the service only through it, as any program does
-// (README, The library); it also tells main how the settings were given, for its hints.
+// variables (client-settings.ts), the service and organization of the credentials, and a token
+// source that finds, renews and re-renews the token (credentials.ts), with the seam of what the
+// CLI injects (Deps' clock, waits and jitter). Commands call the service only through it, as any
+// program does (README, The library); it also tells main how the settings were given, for its hints.
 import type { Client } from '../api/index.js';
 import { createClientWith } from '../api/internal.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, LOCK_WAIT_MS } from '../shared/limits.js';
 import { createTokenSource, requireCredentials } from './credentials.js';
 import type { Deps } from './deps.js';
 import type { SettingNames } from './hints/words.js';
-import { createClientSettings, type CliSettings, type RunSettings } from './http.js';
+import { createClientSettings, type CliSettings, type RunSettings } from './client-settings.js';
 import type { NetworkFlags } from './options/network.js';
 import type { Progress } from './progress.js';
 import { createProxyRoute, readProxyEnv } from './proxy-env.js';

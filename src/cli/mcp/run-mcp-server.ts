@@ -5,7 +5,7 @@
 // SIGINT or SIGTERM (the calls under way are aborted), with every call's connections closed.
 import type { Writable } from 'node:stream';
 import { ExitCode } from '../exit-codes.js';
-import { createClientSettings } from '../http.js';
+import { createClientSettings } from '../client-settings.js';
 import type { Deps } from '../deps.js';
 import { diagnosticsOf } from '../diagnostics.js';
 import type { RunState } from '../run-state.js';

@@ -1,5 +1,5 @@
 // Retries, timeouts, the waiting budget, CAs and the request log: the flags of every command that
-// calls the service. src/cli/http.ts turns them into the client's options.
+// calls the service. src/cli/client-settings.ts turns them into the client's options.
 import type { Command } from 'commander';
 import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
