@@ -91,7 +91,7 @@ function registerBalances(model: FieldSet<Balance, BalanceField, Balances>, name
       requests++;
       const balances = BALANCES.filter((balance) => keys.includes(balance.account));
       await writeChecked(runTerminal(deps, state), model, { balances, total: balances.length === 2 ? TOTAL : balances[0]?.amount ?? '0' }, {
-        format: chooseFormat(deps, options), checks, keys,
+        format: chooseFormat(deps, options).format, checks, keys,
       });
       state.exitCode = 0;
     });

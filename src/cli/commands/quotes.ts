@@ -10,7 +10,7 @@ import { parseInteger } from '../../shared/integer.js';
 import { UsageError } from '../errors.js';
 import { createCommandClient } from '../client.js';
 import { compileCheckFlags } from '../options/checks.js';
-import { addFormatOptions, checkFormatFlags, chosenFormat, defaultFormat, parseFields } from '../options/format.js';
+import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
 import { addNetworkOptions } from '../options/network.js';
 import type { QuotesOptions } from '../options/quotes.js';
@@ -80,7 +80,7 @@ async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, sta
     return watchQuotes(deps, { symbols, venue, batchSize, concurrency, maxAgeMs }, options, state);
   }
   // The format asked for (--format, --json, MKT_FORMAT, the profile), or the default.
-  const format = chosenFormat(deps, options)?.format ?? defaultFormat(deps);
+  const { format } = chooseFormat(deps, options);
   const fields = parseFields(options.fields, format, QUOTE_MODEL);
   // --check, before any request (exit 2 for a bad one); decided once the quotes are written.
   const checks = compileCheckFlags(QUOTE_MODEL, options, symbols);

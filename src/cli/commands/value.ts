@@ -87,7 +87,7 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
     throw new UsageError('--interval and --count only apply with --watch', 'add --watch, e.g. mkt value portfolio.csv --base USD --watch --interval 30s');
   }
   // A watch decides its own output (watch/watch-settings.ts); a single run's is checked first.
-  const format = options.watch ? undefined : chooseFormat(deps, options);
+  const format = options.watch ? undefined : chooseFormat(deps, options).format;
   // Checked before any request, a watch's too (it writes the board at the table's precision).
   const precision = choosePrecision(deps, options, format ?? 'table');
   const fields = format === undefined ? undefined : parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);

@@ -21,10 +21,13 @@ export interface FormatFlags {
   profile?: string;
 }
 
-/** A format asked for, and where it was asked for, as a message names it (`--format csv`, `MKT_FORMAT=csv`). */
+/**
+ * The format a run writes, and where it was asked for, as a message names it (`--format csv`,
+ * `MKT_FORMAT=csv`, `the profile's format csv`); `from` is undefined when none was asked for.
+ */
 export interface FormatChoice {
   format: Format;
-  from: string;
+  from: string | undefined;
 }
 
 /** --json and a --format other than json, refused before the command does anything else. */
@@ -34,8 +37,12 @@ export function checkFormatFlags(flags: FormatFlags): void {
   }
 }
 
-/** The format asked for by flag, environment or profile; undefined when none is. */
-export function chosenFormat(deps: Deps, flags: FormatFlags): FormatChoice | undefined {
+/**
+ * The format of a run, the one way every command and a watch decide it: --json or --format, then
+ * MKT_FORMAT, then the profile's `format`; with none of them, table on a terminal and `inPipe`
+ * anywhere else (tsv for a one-shot run; a watch passes the first format it streams).
+ */
+export function chooseFormat(deps: Deps, flags: FormatFlags, inPipe: Format = 'tsv'): FormatChoice {
   if (flags.json) return { format: 'json', from: '--json' };
   if (flags.format) return { format: flags.format, from: `--format ${flags.format}` };
   const fromEnv = deps.env.MKT_FORMAT;
@@ -45,17 +52,7 @@ export function chosenFormat(deps: Deps, flags: FormatFlags): FormatChoice | und
   }
   const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.format;
   if (stored && isFormat(stored)) return { format: stored, from: `the profile's format ${stored}` };
-  return undefined;
-}
-
-/** The format of a one-shot run when none is asked for. */
-export function defaultFormat(deps: Deps): Format {
-  return deps.io.stdoutIsTTY ? 'table' : 'tsv';
-}
-
-/** The format of a one-shot run. */
-export function chooseFormat(deps: Deps, flags: FormatFlags): Format {
-  return chosenFormat(deps, flags)?.format ?? defaultFormat(deps);
+  return { format: deps.io.stdoutIsTTY ? 'table' : inPipe, from: undefined };
 }
 
 /**
@@ -118,7 +115,7 @@ export function diagnosticsAsJson(deps: Deps | undefined, command: Command | und
   // Only a command that takes --format has a format to follow without being asked for JSON.
   if (!command.options.some((option) => option.long === '--format') || deps === undefined) return false;
   try {
-    return JSON_FORMATS.has(chooseFormat(deps, flags));
+    return JSON_FORMATS.has(chooseFormat(deps, flags).format);
   } catch {
     return false;
   }

@@ -38,7 +38,7 @@ import { runProgram, type ProgramCall } from '../exec/run-program.js';
 import type { RunState } from '../run-state.js';
 import { runTerminal } from '../terminal.js';
 import { compileUntilFlags, untilNeverHeldError, type CheckFlags } from '../options/checks.js';
-import { chosenFormat, type FormatFlags } from '../options/format.js';
+import { chooseFormat, type FormatFlags } from '../options/format.js';
 import type { NetworkFlags } from '../options/network.js';
 import type { TargetFlags } from '../settings.js';
 import { handleJobControl, type JobControl } from './job-control.js';
@@ -58,8 +58,8 @@ export async function runWatch<R extends object, T, D, N extends string>(
   deps: Deps, resource: WatchedResource<R, T, D, N>, flags: RunWatchFlags, state: RunState, terminal: WatchTerminal = createProcessTerminal(deps),
 ): Promise<number> {
   const screen = runTerminal(deps, state);
-  // The format asked for, as one-shot runs decide it (options/format.ts); undefined: the watch's default.
-  const settings = resolveWatchSettings(screen, resource.model, resource.pipe, flags, chosenFormat(deps, flags));
+  // The format, as one-shot runs decide it (options/format.ts), in a pipe the first the watch streams.
+  const settings = resolveWatchSettings(screen, resource.model, resource.pipe, flags, chooseFormat(deps, flags, resource.pipe.formats[0]));
   // Before any request, exit 2: the conditions, and the program they run.
   const until = compileUntilFlags(resource.model, flags, resource.keys);
   const program: ProgramCall | undefined = flags.exec === undefined

@@ -48,7 +48,7 @@ export interface WatchSettings<N extends string = string> {
 
 /** The watch's settings; colour, characters and width are the terminal's (terminal.ts). */
 export function resolveWatchSettings<N extends string>(
-  terminal: Terminal, model: FieldNames<N>, stream: WatchStream, flags: WatchFlags, chosen: FormatChoice | undefined,
+  terminal: Terminal, model: FieldNames<N>, stream: WatchStream, flags: WatchFlags, chosen: FormatChoice,
 ): WatchSettings<N> {
   if (flags.strict) {
     throw new UsageError('--strict cannot be used with --watch: a watch has no single result to judge',
@@ -56,11 +56,11 @@ export function resolveWatchSettings<N extends string>(
   }
   // A terminal that cannot move its cursor (TERM=dumb) gets plain tables instead of the board.
   const dumb = terminal.stdoutIsTTY && !terminal.cursor;
-  const format = chosen?.format ?? (terminal.stdoutIsTTY ? 'table' : stream.formats[0]!);
+  const { format } = chosen;
   // TERM=dumb on a terminal, where the board would be: a plain table per poll.
   const plain = dumb && format === 'table';
   // A format that did not come from a flag says where it came from, so the fix is plain.
-  const source = chosen === undefined || chosen.from.startsWith('--') ? '' : ` (from ${chosen.from})`;
+  const source = chosen.from === undefined || chosen.from.startsWith('--') ? '' : ` (from ${chosen.from})`;
   if (format === 'table' && !terminal.cursor && !plain) {
     throw new UsageError(`--watch --format table needs a terminal${source}: the live board redraws the screen in place`,
       `in a pipe or file, --watch writes ${stream.name} (leave out the format, or use --format ${listed(stream.formats)})`);
