@@ -1,12 +1,14 @@
 // What a program passes to createClient and its calls, checked where it is passed: a mistake is an
 // OptionsError naming the option (`error.option`), before any connection, rather than a TypeError
 // from deep inside or a request that can only fail. Secrets are checked but never quoted. Each
-// operation checks its own input with these (auth.ts, quotes.ts): a list input with checkList.
+// operation checks its own input with these (auth.ts; a data operation's by its descriptor,
+// data-operation.ts, a list input with checkList).
 import { OptionsError, type OptionsErrorInit } from './errors.js';
 import type { ClientOptions } from './options.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../shared/limits.js';
 import { isLoopback } from '../shared/loopback.js';
-import { BEARER_TOKEN_PATTERN, ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN } from '../shared/patterns.js';
+import type { ValueRule } from '../shared/operations.js';
+import { BEARER_TOKEN_PATTERN, ORGANIZATION_FORM, ORGANIZATION_PATTERN } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
 
 export const invalid = (message: string, init: OptionsErrorInit) => new OptionsError('INVALID_OPTIONS', message, init);
@@ -119,26 +121,12 @@ export function checkCredentials(accessToken: unknown, organizationId: unknown, 
   }
 }
 
-/** What a list input holds, for checkList and its messages. */
-export interface ListItems {
-  /** One item, in messages: `symbol`, `venue`. Its plural adds an s. */
-  noun: string;
-  /** What each item must match. */
-  pattern: RegExp;
-  /** The pattern in words, after "a symbol is": `1 to 32 visible ASCII characters`. */
-  rule: string;
-  /** An item for the example in a message: `EURUSD`. */
-  example: string;
-  /** The hint for a bad item; `a <noun> is <rule>` when not given. */
-  hint?: string;
-}
-
 /**
  * A call's list input `option` (its symbols, its venues): an array of at least one item, each a
- * string matching `items.pattern`; `operation` names the call. Every slot counts: a sparse array's
- * holes are items that are not there. Check an optional list only when it is given.
+ * string by its rule (src/shared/operations.ts); `operation` names the call. Every slot counts: a
+ * sparse array's holes are items that are not there. Check an optional list only when it is given.
  */
-export function checkList(operation: string, option: string, values: unknown, items: ListItems): void {
+export function checkList(operation: string, option: string, values: unknown, items: Omit<ValueRule, 'problem'>): void {
   const { noun } = items;
   if (!Array.isArray(values) || values.length === 0) {
     throw invalid(`${operation} needs ${option}: an array of at least one ${noun}, e.g. [${JSON.stringify(items.example)}]`, {
@@ -157,16 +145,6 @@ export function checkList(operation: string, option: string, values: unknown, it
       option, operation, expected: `${noun}s of ${items.rule}`, hint: items.hint ?? `a ${noun} is ${items.rule}`,
     });
   }
-}
-
-const SYMBOLS: ListItems = {
-  noun: 'symbol', pattern: SYMBOL_PATTERN, rule: '1 to 32 visible ASCII characters', example: 'EURUSD',
-  hint: 'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces',
-};
-
-/** A call's symbols: an array of at least one, each 1 to 32 visible ASCII characters; `operation` names the call. */
-export function checkSymbols(operation: string, symbols: unknown): void {
-  checkList(operation, 'symbols', symbols, SYMBOLS);
 }
 
 /** What `value` is, for a message that cannot quote it: `a string`, `an object`, `null`. */

@@ -1,9 +1,11 @@
-// GET /v1/market/quotes: the input checked, the token settled (bearer.ts), the symbols sent in
-// batches (batches.ts) paced under the rate limit (pacer.ts), each answer read strictly
-// (parse-quotes.ts) and the quotes put back in the order asked (merge-quotes.ts).
+// GET /v1/market/quotes, the data operation getQuotes of src/shared/operations.ts: the input checked
+// by its descriptor (data-operation.ts), the token settled (bearer.ts), the symbols sent in batches
+// (batches.ts) paced under the rate limit (pacer.ts), each answer read strictly (parse-quotes.ts)
+// and the quotes put back in the order asked (merge-quotes.ts).
 import { runBatches, uniqueInAnyCase } from './batches.js';
 import { requireBearer } from './bearer.js';
-import { checkNumber, checkSymbols, invalid, shown } from './check-options.js';
+import { checkNumber, invalid } from './check-options.js';
+import { checkDataInput, dataInputs, dataQuery } from './data-operation.js';
 import { bearerHints, callEndpoint, endpoint, withQuery, type EndpointCall } from './endpoint.js';
 import { InvalidRequestError } from './errors.js';
 import { mergeBatches, type BatchResult } from './merge-quotes.js';
@@ -11,16 +13,17 @@ import type { ClientOptions } from './options.js';
 import { createPacer } from './pacer.js';
 import { parseQuotes } from './parse-quotes.js';
 import type { Transport } from './transport.js';
-import type { Quote, QuotesResult } from './types.js';
+import type { DataInput, Quote, QuotesResult } from './types.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
-import { VENUE_PATTERN } from '../shared/patterns.js';
+import { DATA_OPERATIONS } from '../shared/operations.js';
 
-/** Client.getQuotes' input. */
-export interface GetQuotesInput {
-  /** Asked once each: a symbol repeated in any case is sent once, where it first appears. */
-  symbols: readonly string[];
-  venue?: string;
+/**
+ * Client.getQuotes' input: `symbols` (at least one; a symbol repeated in any case is asked once,
+ * where it first appears), `venue`, and the call's own token and organization, as its descriptor
+ * says (DataInput); and how the client sends them.
+ */
+export interface GetQuotesInput extends DataInput<'getQuotes'> {
   /**
    * Symbols per request. Default 100; left unset, it also shrinks to what the service says it takes
    * ("at most 10 symbols") at the cost of that first refused request.
@@ -30,16 +33,14 @@ export interface GetQuotesInput {
   concurrency?: number;
   /** Called after each batch completes. */
   onProgress?: (done: number, total: number) => void;
-  /** The call's own token and organization; without them, createClient's. */
-  accessToken?: string;
-  organizationId?: string;
 }
 
 const OPERATION = 'getQuotes';
+const DESCRIPTOR = DATA_OPERATIONS[OPERATION];
 
 /** Client.getQuotes: the checks, the token, then the batches. */
 export async function getQuotes(options: ClientOptions & Transport, input: GetQuotesInput): Promise<QuotesResult> {
-  const url = endpoint(options.baseUrl, '/v1/market/quotes');
+  const url = endpoint(options.baseUrl, DESCRIPTOR.path);
   const pending = requireBearer(options, input, { operation: OPERATION, url });
   checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
   const bearer = await pending.open();
@@ -59,7 +60,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     logResponseBody: false,
     tooLargeHint: 'request fewer symbols per call (a smaller batchSize)',
     hints: bearerHints({
-      inputs: 'the symbols, the venue and the organizationId', scope: 'market.read', organizationId: bearer.organizationId,
+      inputs: dataInputs(DESCRIPTOR), scope: DESCRIPTOR.scope, organizationId: bearer.organizationId,
       fewerRequests: 'a larger batchSize, a lower concurrency',
     }),
   };
@@ -73,17 +74,14 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     // Left unset, the batch size shrinks to what the service says it takes.
     resize: input.batchSize === undefined ? smallerBatch : undefined,
     onResize: (size, count) => options.onDebug?.(`* the service takes at most ${size} symbols per request: ${count} requests`),
-    send: (batch) => fetchBatch(shared, { ...call, url: withQuery(url, { symbols: batch, venue: input.venue }) }),
+    send: (batch) => fetchBatch(shared, { ...call, url: withQuery(url, dataQuery(DESCRIPTOR, { ...input, symbols: batch })) }),
     onDone: input.onProgress,
   });
   return mergeBatches(symbols, results, (options.now ?? Date.now)());
 }
 
-function checkQuotesInput(input: { symbols?: unknown; venue?: unknown; batchSize?: unknown; concurrency?: unknown; onProgress?: unknown }): void {
-  checkSymbols(OPERATION, input.symbols);
-  if (input.venue !== undefined && (typeof input.venue !== 'string' || !VENUE_PATTERN.test(input.venue))) {
-    throw invalid(`venue must be 1 to 64 visible ASCII characters, not ${shown(input.venue)}`, { option: 'venue', operation: OPERATION, expected: '1 to 64 visible ASCII characters' });
-  }
+function checkQuotesInput(input: { batchSize?: unknown; concurrency?: unknown; onProgress?: unknown }): void {
+  checkDataInput(OPERATION, DESCRIPTOR, input);
   checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
   checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
   if (input.onProgress !== undefined && typeof input.onProgress !== 'function') {

@@ -1,15 +1,45 @@
-// The shapes the client returns. Prices are decimal strings holding exactly the digits the service
-// sent (never a float), so `227.10` stays `227.10`.
+// The shapes the client takes and returns. A data operation's (src/shared/operations.ts) are derived:
+// what a call takes from its descriptor, what its answer's items are from docs/openapi.yaml (the
+// types openapi-typescript writes, openapi-types.ts), each number there a decimal string here,
+// holding exactly the digits the service sent (never a float), so that `227.10` stays `227.10`.
+import type { operations } from './openapi-types.js';
+import type { DataOperationId, DataOperations } from '../shared/operations.js';
 
-export interface Quote {
-  symbol: string;
-  /** Decimal string, e.g. "1.08505". */
-  bid: string;
-  ask: string;
-  mid: string;
-  /** ISO 8601 date-time, as sent. */
-  timestamp: string;
+/** A number of the service's as the library gives it: a decimal string, with exactly the digits sent. */
+type Decimal<V> = V extends number ? string : V;
+
+/** One item of data operation `Id`'s answer, as docs/openapi.yaml gives the items of its 200's `data`. */
+type DocumentItem<Id extends DataOperationId> = operations[Id]['responses'][200]['content']['application/json']['data'][number];
+
+/**
+ * What one item of data operation `Id`'s answer is: the schema docs/openapi.yaml gives its `data`'s
+ * items, each number a decimal string (`"227.10"`, never a float).
+ */
+export type DataItem<Id extends DataOperationId> = { [K in keyof DocumentItem<Id>]: Decimal<DocumentItem<Id>[K]> };
+
+type ListName<Id extends DataOperationId> = DataOperations[Id]['list']['name'];
+
+/**
+ * What a call of data operation `Id` takes, from its descriptor: its list, an array, required when
+ * the operation refuses none; its other parameters, each a string; and the call's own token and
+ * organization (without them, createClient's).
+ */
+export type DataInput<Id extends DataOperationId> = (DataOperations[Id]['list']['empty'] extends 'refused'
+  ? { [K in ListName<Id>]: readonly string[] }
+  : { [K in ListName<Id>]?: readonly string[] })
+  & { [K in keyof DataOperations[Id]['params']]?: string }
+  & { accessToken?: string; organizationId?: string };
+
+/** What an operation asked in one request gives: its items, the attempts it took, and the rate-limit headers of its answer. */
+export interface ListResult<T> {
+  data: T[];
+  attempts: number;
+  rateLimit: RateLimitInfo | undefined;
 }
+
+
+/** A quote, as getQuotes' items: symbol, bid, ask and mid (decimal strings, e.g. "1.08505") and timestamp (ISO 8601, as sent). */
+export type Quote = DataItem<'getQuotes'>;
 
 /** A symbol whose quote cannot be right, and why, in words (`bid is negative`, `mid is outside bid..ask`). */
 export interface UnusableQuote {

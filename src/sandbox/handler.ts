@@ -8,7 +8,8 @@ import { Reject, sendError } from './errors.js';
 import type { Exchange, Route } from './exchange.js';
 import { handleHealth, handleOpenApiJson, handleOpenApiYaml } from './meta-routes.js';
 import type { RequestLogEntry, SandboxOptions } from './options.js';
-import { handleQuotes } from './quotes-route.js';
+import { MARKET_ROUTES } from './market-routes.js';
+import { DATA_OPERATIONS, type DataOperationId } from '../shared/operations.js';
 
 /** Longest query string served; longer ones get 414 (the request line as a whole is capped at 16 KiB). */
 export const MAX_QUERY_BYTES = 8 * 1024;
@@ -16,9 +17,13 @@ export const MAX_QUERY_BYTES = 8 * 1024;
 /** The token endpoint, whose errors have RFC 6749 §5.2's shape so that OAuth clients can read them. */
 const TOKEN_PATH = '/v1/auth/token';
 
-/** Every route, by path; docs/openapi.yaml describes each (test/sandbox/openapi.test.ts holds them to it). */
+/**
+ * Every route, by path: the data operations' (src/shared/operations.ts gives their paths and
+ * methods), then the others. docs/openapi.yaml describes each (test/sandbox/openapi.test.ts holds
+ * them to it).
+ */
 export const ROUTES: ReadonlyMap<string, { method: 'GET' | 'POST'; route: Route }> = new Map([
-  ['/v1/market/quotes', { method: 'GET', route: handleQuotes }],
+  ...Object.entries(DATA_OPERATIONS).map(([id, { path, method }]) => [path, { method, route: MARKET_ROUTES[id as DataOperationId] }] as const),
   [TOKEN_PATH, { method: 'POST', route: handleToken }],
   ['/auth/cli-login', { method: 'POST', route: handleCliLogin }],
   ['/healthz', { method: 'GET', route: handleHealth }],

@@ -7,5 +7,5 @@ export { SandboxConfigError } from './config-error.js';
 export { DEFAULT_LIMITS, MAX_SYNTHETIC, type RequestLogEntry, type SandboxLimits, type SandboxOptions } from './options.js';
 export { INSTRUMENTS, VENUES, syntheticSymbol, type Instrument } from './catalogue.js';
 export { MAX_BODY_BYTES } from './request-body.js';
-export { MAX_SYMBOL_LENGTH } from './symbols-query.js';
+export { MAX_SYMBOL_LENGTH } from '../shared/patterns.js';
 export { formatLogLine } from './request-log.js';

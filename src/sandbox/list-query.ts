@@ -1,60 +1,51 @@
-// The query of a data route that takes a list (quotes' `symbols`, or any other): the list's parameter
-// (comma-separated; surrounding spaces and empty items dropped; upper-cased, each once; at most
-// maxItems), required or not, and the optional parameters the route allows, each at most once; any
-// other parameter is refused. What it refuses is a Reject (400) whose message says why, which the
-// route's `counted` answers with the RateLimit-* headers. The route checks its optional ones' values.
+// The query of a data route, read by its operation's descriptor (src/shared/operations.ts), the one
+// the library builds its requests by: the list's parameter (comma-separated; surrounding spaces and
+// empty items dropped; upper-cased, each once; at most maxItems), which no list leaves out when the
+// descriptor says it means every item and refuses when it says it is refused; and the other
+// parameters the operation has, each at most once and by its rule. Any other parameter is refused.
+// What it refuses is a Reject (400) whose message says why, which the route's `counted` answers with
+// the RateLimit-* headers.
+import type { DataOperation, DataOperationId, DataOperations } from '../shared/operations.js';
 import { Reject } from './errors.js';
 import { quoteName } from './request-body.js';
 
-export interface ListParameter<O extends string, R extends boolean> {
-  /** The list's parameter: `symbols`, `venues`. */
-  name: string;
-  /** Whether a request must give it; a route that takes it optional gets `items` undefined without it. */
-  required: R;
-  /** The most distinct items one request may name. */
-  maxItems: number;
-  /** One item, in messages: `symbol`. */
-  noun: string;
-  /** The parameter's value in a message's example: `EURUSD,AAPL`. */
-  example: string;
-  /**
-   * What an item (spaces trimmed, before upper-casing) must be: a pattern and its words (`a code of 1
-   * to 16 letters or digits`), or a function giving the problem (undefined: none). `position` counts
-   * the comma-separated parts from 1.
-   */
-  item: { pattern: RegExp; rule: string } | ((item: string, position: number) => string | undefined);
-  /** The other parameters the route allows. */
-  optional?: readonly O[];
+/** A data route's query, read. */
+export interface ListQuery<O extends DataOperation = DataOperation> {
+  /** Upper-cased, each once, in the order first given; undefined for every item, when the list means that. */
+  items: O['list']['empty'] extends 'refused' ? string[] : string[] | undefined;
+  /** The other parameters given, spaces trimmed. */
+  params: { [K in keyof O['params']]?: string };
 }
 
-export interface ListQuery<O extends string, R extends boolean> {
-  /** Upper-cased, each once, in the order first given. */
-  items: R extends true ? string[] : string[] | undefined;
-  params: Partial<Record<O, string>>;
-}
+export type DataQuery<Id extends DataOperationId> = ListQuery<DataOperations[Id]>;
 
-/** The list and the `optional` parameters of `query`; a Reject (400) for the first problem. */
-export function parseListQuery<O extends string = never, R extends boolean = boolean>(query: string, list: ListParameter<O, R>): ListQuery<O, R> {
-  const { name, noun, maxItems } = list;
-  const optional: readonly string[] = list.optional ?? [];
+/** The list and the other parameters of `query`; a Reject (400) for the first problem. `maxItems`: the descriptor's unless given. */
+export function parseListQuery<O extends DataOperation>(query: string, operation: O, maxItems = operation.list.maxItems): ListQuery<O> {
+  const { list } = operation;
+  const { name } = list;
+  const { noun } = list.items;
   let given: string | undefined;
-  const params: Partial<Record<O, string>> = {};
+  const params: Record<string, string> = {};
   for (const [parameter, value] of new URLSearchParams(query)) {
     if (parameter === name) {
       if (given !== undefined) throw invalid(`${name} is given more than once`);
       given = value;
-    } else if (optional.includes(parameter)) {
-      if (params[parameter as O] !== undefined) throw invalid(`${parameter} is given more than once`);
-      params[parameter as O] = value;
+    } else if (Object.hasOwn(operation.params, parameter)) {
+      if (params[parameter] !== undefined) throw invalid(`${parameter} is given more than once`);
+      const rule = operation.params[parameter]!;
+      const trimmed = trimSpaces(value);
+      const wrong = rule.problem(trimmed);
+      if (wrong !== undefined) throw invalid(`${parameter} ${wrong}: a ${rule.noun} is ${rule.rule}, e.g. ${parameter}=${rule.example}`);
+      params[parameter] = trimmed;
     } else {
-      throw invalid(`unknown query parameter ${quoteName(parameter)}; allowed: ${[name, ...optional].join(', ')}`);
+      throw invalid(`unknown query parameter ${quoteName(parameter)}; allowed: ${[name, ...Object.keys(operation.params)].join(', ')}`);
     }
   }
+  const read = { params } as ListQuery<O>;
   if (given === undefined) {
-    if (list.required) throw invalid(`${name} is required`);
-    return { items: undefined as ListQuery<O, R>['items'], params };
+    if (list.empty === 'refused') throw invalid(`${name} is required`);
+    return read;
   }
-  const problem = typeof list.item === 'function' ? list.item : patternProblem(noun, list.item);
   const items: string[] = [];
   const seen = new Set<string>();
   let position = 0;
@@ -62,32 +53,28 @@ export function parseListQuery<O extends string = never, R extends boolean = boo
     position++;
     const item = trimSpaces(part);
     if (item === '') continue;
-    const wrong = problem(item, position);
-    if (wrong !== undefined) throw invalid(wrong);
+    const wrong = list.items.problem(item);
+    if (wrong !== undefined) throw invalid(`${noun} ${position} ${wrong}`);
     const upper = item.toUpperCase();
     if (seen.has(upper)) continue;
     seen.add(upper);
     if (items.push(upper) > maxItems) throw invalid(`too many ${name}: at most ${maxItems} distinct ${name} per request`);
   }
   if (items.length === 0) {
-    throw invalid(list.required
-      ? `${name} is required: give at least one ${noun}, e.g. ${name}=${list.example}`
-      : `${name} is empty: give at least one ${noun}, e.g. ${name}=${list.example}, or leave it out`);
+    if (list.empty === 'refused') throw invalid(`${name} is required: give at least one ${noun}, e.g. ${name}=${list.example}`);
+    return read;
   }
-  return { items, params };
+  read.items = items;
+  return read;
 }
 
 /** Trims spaces only: a control character anywhere, tab or newline included, is an error. */
-export function trimSpaces(text: string): string {
+function trimSpaces(text: string): string {
   let start = 0;
   let end = text.length;
   while (start < end && text.charCodeAt(start) === 0x20) start++;
   while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
   return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-function patternProblem(noun: string, { pattern, rule }: { pattern: RegExp; rule: string }): (item: string, position: number) => string | undefined {
-  return (item, position) => (pattern.test(item) ? undefined : `${noun} ${position} is not ${rule}`);
 }
 
 const invalid = (message: string) => new Reject('INVALID_REQUEST', message);

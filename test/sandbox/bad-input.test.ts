@@ -134,9 +134,10 @@ describe('quotes queries', () => {
     ['invalid UTF-8', 'symbols=%FF', /visible ASCII/],
     ['symbols twice', 'symbols=EURUSD&symbols=AAPL', /more than once/],
     ['a misspelt parameter', 'symbol=EURUSD', /unknown query parameter "symbol"/],
-    ['an empty venue', 'symbols=EURUSD&venue=', /venue/],
-    ['a malformed venue', 'symbols=EURUSD&venue=X-1', /venue/],
-    ['a long venue', `symbols=EURUSD&venue=${'A'.repeat(17)}`, /venue/],
+    ['an empty venue', 'symbols=EURUSD&venue=', /^venue is empty: a venue is 1 to 64 visible ASCII characters, e.g. venue=XNAS$/],
+    ['a venue with a control character', 'symbols=EURUSD&venue=X%01', /^venue contains a control character/],
+    ['a venue with a space inside', 'symbols=EURUSD&venue=X%20N', /^venue contains a character other than visible ASCII/],
+    ['a 65-character venue', `symbols=EURUSD&venue=${'A'.repeat(65)}`, /^venue is longer than 64 characters/],
     ['venue twice', 'symbols=EURUSD&venue=XNAS&venue=ARCX', /more than once/],
   ])('%s: 400 INVALID_REQUEST', async (_name, query, pattern) => {
     const response = await getQuotes(sb.url, token, query);

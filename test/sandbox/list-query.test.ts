@@ -1,18 +1,26 @@
-// parseListQuery (src/sandbox/list-query.ts), the query of any route that takes a list, on a list made
-// up for the test: `venues`, optional, each a code of letters or digits, with one optional parameter.
+// parseListQuery (src/sandbox/list-query.ts), the query of any data route read by its operation's
+// descriptor, on operations made up for the test: `venues`, a list no list of which means every
+// venue, with one other parameter; and `kinds`, a list that is refused when empty.
 import { describe, expect, it } from 'vitest';
 import { Reject } from '../../src/sandbox/errors.js';
-import { parseListQuery, type ListParameter } from '../../src/sandbox/list-query.js';
+import { parseListQuery } from '../../src/sandbox/list-query.js';
+import { VENUE, type DataOperation } from '../../src/shared/operations.js';
 
-const VENUES: ListParameter<'open', false> = {
-  name: 'venues', required: false, maxItems: 3, noun: 'venue', example: 'XNAS,EBS',
-  item: { pattern: /^[A-Z0-9]{1,16}$/i, rule: 'a code of 1 to 16 letters or digits' }, optional: ['open'],
-};
+const OPEN = { ...VENUE, noun: 'flag', example: 'yes' };
+const VENUES = {
+  method: 'GET', path: '/v1/venues', scope: 'market.read', noun: 'venue',
+  list: { name: 'venues', items: VENUE, empty: 'all', maxItems: 3, example: 'XNAS,EBS' },
+  params: { open: OPEN },
+} as const satisfies DataOperation;
+const KINDS = {
+  ...VENUES, params: {},
+  list: { name: 'kinds', items: { ...VENUE, noun: 'kind', problem: (kind: string) => (kind === 'BAD' ? 'is bad' : undefined) }, empty: 'refused', maxItems: 3, example: 'LAMP' },
+} as const satisfies DataOperation;
 
 /** The 400's message for `query`, or a failure when it is accepted or fails otherwise. */
-function refusal(query: string, list: ListParameter<string, boolean> = VENUES): string {
+function refusal(query: string, operation: DataOperation = VENUES): string {
   try {
-    parseListQuery(query, list);
+    parseListQuery(query, operation);
   } catch (error) {
     expect(error).toBeInstanceOf(Reject);
     expect((error as Reject).code).toBe('INVALID_REQUEST');
@@ -22,33 +30,37 @@ function refusal(query: string, list: ListParameter<string, boolean> = VENUES): 
 }
 
 describe('parseListQuery', () => {
-  it('reads the list upper-cased, each once, in the order given, spaces and empty parts dropped', () => {
-    expect(parseListQuery('venues=xnas,%20EBS%20,,XNAS&open=yes', VENUES)).toEqual({ items: ['XNAS', 'EBS'], params: { open: 'yes' } });
+  it('reads the list upper-cased, each once, in the order given, spaces and empty parts dropped; the other parameters trimmed', () => {
+    expect(parseListQuery('venues=xnas,%20EBS%20,,XNAS&open=%20yes', VENUES)).toEqual({ items: ['XNAS', 'EBS'], params: { open: 'yes' } });
   });
 
-  it('gives no list when an optional list is left out', () => {
-    expect(parseListQuery('', VENUES)).toEqual({ items: undefined, params: {} });
+  it.each(['', 'venues=', 'venues=%20,,', 'open=1'])('gives no list, every item, for %j when no list means every item', (query) => {
+    expect(parseListQuery(query, VENUES).items).toBeUndefined();
   });
 
   it.each([
-    ['venues=', 'venues is empty: give at least one venue, e.g. venues=XNAS,EBS, or leave it out'],
     ['venues=A&venues=B', 'venues is given more than once'],
     ['open=1&open=2', 'open is given more than once'],
+    ['open=', 'open is empty: a flag is 1 to 64 visible ASCII characters, e.g. open=yes'],
+    ['open=a%20b', 'open contains a character other than visible ASCII: a flag is 1 to 64 visible ASCII characters, e.g. open=yes'],
     ['venue=XNAS', 'unknown query parameter "venue"; allowed: venues, open'],
-    ['venues=XNAS,X-1', 'venue 2 is not a code of 1 to 16 letters or digits'],
+    ['venues=XNAS,X%01', 'venue 2 contains a control character'],
+    [`venues=XNAS,${'A'.repeat(65)}`, 'venue 2 is longer than 64 characters'],
     ['venues=A,B,C,D', 'too many venues: at most 3 distinct venues per request'],
   ])('refuses %s: %s', (query, message) => {
     expect(refusal(query)).toBe(message);
   });
 
-  it('counts an item named twice once against the most', () => {
+  it('counts an item named twice once against the most, which the route may set', () => {
     expect(parseListQuery('venues=A,B,a,C', VENUES).items).toEqual(['A', 'B', 'C']);
+    expect(parseListQuery('venues=A,B,a', VENUES, 2).items).toEqual(['A', 'B']);
+    expect(() => parseListQuery('venues=A,B,C', VENUES, 2)).toThrow('too many venues: at most 2 distinct venues per request');
   });
 
-  it('requires a required list, and reads an item with the route\'s own function', () => {
-    const required: ListParameter<never, true> = { ...VENUES, optional: [], required: true, item: (item, position) => (item === 'BAD' ? `item ${position} is bad` : undefined) };
-    expect(refusal('', required)).toBe('venues is required');
-    expect(refusal('venues=%20', required)).toBe('venues is required: give at least one venue, e.g. venues=XNAS,EBS');
-    expect(refusal('venues=OK,BAD', required)).toBe('item 2 is bad');
+  it('refuses no list, or an empty one, when the descriptor says so, and reads each item by its rule\'s problem()', () => {
+    expect(refusal('', KINDS)).toBe('kinds is required');
+    expect(refusal('kinds=%20', KINDS)).toBe('kinds is required: give at least one kind, e.g. kinds=LAMP');
+    expect(refusal('kinds=OK,BAD', KINDS)).toBe('kind 2 is bad');
+    expect(parseListQuery('kinds=ok', KINDS)).toEqual({ items: ['OK'], params: {} });
   });
 });

@@ -1,6 +1,7 @@
-// src/sandbox/openapi-document.ts, the copy of docs/openapi.yaml the sandbox serves, is written by
-// `npm run openapi` (scripts/openapi-document.js): it is up to date, and one run after the YAML
-// changes is enough (the next run, and its --check, find nothing to do).
+// What `npm run openapi` (scripts/openapi-document.js) writes from docs/openapi.yaml: the copy the
+// sandbox serves (src/sandbox/openapi-document.ts) and the document's types, from which the library
+// derives its data operations' items (src/api/openapi-types.ts). Both are up to date, and one run
+// after the YAML changes is enough (the next run, and its --check, find nothing to do).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,23 +34,26 @@ afterAll(async () => {
 });
 
 describe('npm run openapi', () => {
-  it('has written src/sandbox/openapi-document.ts from docs/openapi.yaml as it is', async () => {
+  it('has written src/sandbox/openapi-document.ts and src/api/openapi-types.ts from docs/openapi.yaml as it is', async () => {
     const result = await script('--check');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
 
   it('settles in one run after the YAML changes: the document served is the new one, and a second run writes nothing', async () => {
-    const yaml = `${await readFile(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')}x-trial: one run\n`;
+    const yaml = `${(await readFile(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')).replace('    Quote:\n', '    Quote:\n      description: A trial.\n')}x-trial: one run\n`;
     const yamlPath = path.join(dir, 'openapi.yaml');
     const out = path.join(dir, 'openapi-document.ts');
+    const types = path.join(dir, 'openapi-types.ts');
     await writeFile(yamlPath, yaml);
     await writeFile(out, '// stale\n');
-    const stale = await script('--check', '--yaml', yamlPath, '--out', out);
+    await writeFile(types, '// stale\n');
+    const stale = await script('--check', '--yaml', yamlPath, '--out', out, '--types', types);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('npm run openapi');
 
-    expect((await script('--yaml', yamlPath, '--out', out)).stdout).toBe(`wrote ${out}\n`);
+    expect((await script('--yaml', yamlPath, '--out', out, '--types', types)).stdout).toBe(`wrote ${out}\nwrote ${types}\n`);
+    expect(await readFile(types, 'utf8')).toContain('/** @description A trial. */\n        Quote: {');
     const written = await readFile(out, 'utf8');
     const module = (await import(out)) as { OPENAPI_YAML: string; OPENAPI_JSON: string };
     expect(module.OPENAPI_YAML).toBe(yaml);
@@ -57,8 +61,8 @@ describe('npm run openapi', () => {
     expect(json['x-trial']).toBe('one run');
     expect(json).toEqual(YAML.parse(yaml));
 
-    expect(await script('--check', '--yaml', yamlPath, '--out', out)).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await script('--yaml', yamlPath, '--out', out)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await script('--check', '--yaml', yamlPath, '--out', out, '--types', types)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await script('--yaml', yamlPath, '--out', out, '--types', types)).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await readFile(out, 'utf8')).toBe(written);
   });
 });

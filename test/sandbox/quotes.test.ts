@@ -134,6 +134,10 @@ describe('quotes', () => {
     ['EBS', ['EURUSD', 'EURCHF'], ['NZDUSD', 'GBPJPY', 'SPY']],
     ['XLON', ['VOD.L'], ['AAPL', 'EURUSD']],
     ['XPAR', [], ['AAPL', 'EURUSD', 'SAP.DE']],
+    // The one venue rule is the library's, 1 to 64 visible ASCII characters: a venue the catalogue
+    // does not have is answered from the catalogue, where no instrument trades on it.
+    ['X-1', [], ['AAPL', 'EURUSD']],
+    [encodeURIComponent(` ${'V'.repeat(64)} `), [], ['AAPL', 'EURUSD']],
   ])('venue=%s keeps only instruments quoted there', async (venue, kept, dropped) => {
     const response = await getQuotes(sb.url, token, `symbols=${[...kept, ...dropped].join(',')}&venue=${venue}`);
     expect(response.status).toBe(200);

@@ -2,7 +2,7 @@
 // did not get.
 import type { Command } from 'commander';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../shared/limits.js';
-import { VENUE_PATTERN } from '../../shared/patterns.js';
+import { VENUE } from '../../shared/operations.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
@@ -66,9 +66,7 @@ async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, sta
   const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: MAX_BATCH_SIZE });
   const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
   const venue = options.venue?.trim();
-  if (venue !== undefined && !VENUE_PATTERN.test(venue)) {
-    throw new UsageError('--venue must be 1 to 64 visible ASCII characters, e.g. XNAS');
-  }
+  if (venue !== undefined && !VENUE.pattern.test(venue)) throw new UsageError(`--venue must be ${VENUE.rule}, e.g. ${VENUE.example}`);
   // Its errors in its words: a rate-limit plan counts the symbols asked for.
   state.explain = quotesExplainer(deps, options, symbols.length);
   // --- watch mode: loaded only when asked for, so plain `mkt quotes` starts as fast ---
