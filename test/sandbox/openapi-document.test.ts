@@ -1,7 +1,8 @@
 // What `npm run openapi` (scripts/openapi-document.js) writes from docs/openapi.yaml: the copy the
-// sandbox serves (src/sandbox/openapi-document.ts) and the document's types, from which the library
-// derives its data operations' items (src/api/openapi-types.ts). Both are up to date, and one run
-// after the YAML changes is enough (the next run, and its --check, find nothing to do).
+// sandbox serves (src/sandbox/openapi-document.ts), the document's types, from which the library
+// derives its data operations' items (src/api/openapi-types.ts), and the table of the operations in
+// docs/service.md and docs/sandbox.md. All are up to date, and one run after the YAML changes is
+// enough (the next run, and its --check, find nothing to do).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('npm run openapi', () => {
-  it('has written src/sandbox/openapi-document.ts and src/api/openapi-types.ts from docs/openapi.yaml as it is', async () => {
+  it('has written src/sandbox/openapi-document.ts, src/api/openapi-types.ts and the docs\' tables of operations from docs/openapi.yaml as it is', async () => {
     const result = await script('--check');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -64,5 +65,25 @@ describe('npm run openapi', () => {
     expect(await script('--check', '--yaml', yamlPath, '--out', out, '--types', types)).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await script('--yaml', yamlPath, '--out', out, '--types', types)).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await readFile(out, 'utf8')).toBe(written);
+  });
+
+  it('writes the table of the operations between the markers of a Markdown file, every operation in the document\'s order, and nothing else of it', async () => {
+    const yaml = `${await readFile(path.join(ROOT, 'docs', 'openapi.yaml'), 'utf8')}`.replace('      summary: Readiness probe\n', '      summary: A trial probe\n');
+    const yamlPath = path.join(dir, 'trial.yaml');
+    const doc = path.join(dir, 'trial.md');
+    await writeFile(yamlPath, yaml);
+    await writeFile(doc, 'Before.\n\n<!-- operations -->\nstale\n<!-- /operations -->\n\nAfter.\n');
+    expect((await script('--yaml', yamlPath, '--docs', doc)).stdout).toBe(`wrote ${doc}\n`);
+    const written = await readFile(doc, 'utf8');
+    expect(written.startsWith('Before.\n\n<!-- operations -->\n| Operation | Method and path | operationId | Needs |\n|---|---|---|---|\n')).toBe(true);
+    expect(written.endsWith('<!-- /operations -->\n\nAfter.\n')).toBe(true);
+    const rows = written.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Operation'));
+    const document = YAML.parse(yaml) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(rows.map((row) => row.split(' | ')[2])).toEqual(Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => `\`${operation.operationId}\``)));
+    expect(rows).toContain('| A trial probe | `GET /healthz` | `getHealth` | nothing |');
+    expect(rows).toContain('| Get the latest quotes | `GET /v1/market/quotes` | `getQuotes` | a token with `market.read`, an organization |');
+    expect(await script('--check', '--yaml', yamlPath, '--docs', doc)).toEqual({ code: 0, stdout: '', stderr: '' });
+    await writeFile(doc, 'no markers\n');
+    expect((await script('--yaml', yamlPath, '--docs', doc)).stderr).toContain('has no <!-- operations --> ... <!-- /operations -->');
   });
 });
