@@ -7,7 +7,7 @@
 //
 // OPERATIONS is the one list of the client's methods: each its operation's function, which checks
 // its input and holds the token guard, taking the client's options first; a data operation asked in
-// one request is its descriptor bound to the reader of its items (listOperation, data-operation.ts),
+// one request is its descriptor bound to the reader of its items (listOperations, data-operation.ts),
 // and every data operation of src/shared/operations.ts has its method, by its name (the compiler
 // holds the two lists together). Client is derived from the list, so a method is one entry here,
 // documented where it is. This file
@@ -15,6 +15,7 @@
 // all of it on.
 import { cliLogin, clientCredentials } from './auth.js';
 import { checkClientOptions } from './check-options.js';
+import { listOperations } from './data-operation.js';
 import type { ClientOptions } from './options.js';
 import { getQuotes } from './quotes.js';
 import { seams } from './seam.js';
@@ -46,6 +47,9 @@ const OPERATIONS = {
    * cannot use (positions, base, price) rejects with an OptionsError before any request.
    */
   valuePortfolio,
+  // The data operations asked in one request, by operationId: each its descriptor bound to the reader
+  // of its answer's items (getQuotes, which sends batches, is above).
+  ...listOperations({}),
 } satisfies Record<string, unknown> & Record<DataOperationId, unknown>;
 
 /** An operation as a method: its input, the client's options already bound. */

@@ -71,3 +71,17 @@ export function listOperation<Id extends DataOperationId>(id: Id, read: (item: I
     return { data, attempts, rateLimit };
   };
 }
+
+/** The readers of the items of data operations asked in one request, by operationId. */
+type Readers = { [Id in DataOperationId]?: (item: ItemReader) => DataItem<Id> };
+
+/** The method listOperation makes for each reader of `R`. */
+type ListMethods<R extends Readers> = { [Id in keyof R]: Id extends DataOperationId ? ReturnType<typeof listOperation<Id>> : never };
+
+/**
+ * The methods of the data operations asked in one request, each by its descriptor and the reader of
+ * its items (listOperation), by operationId: client.ts' list of them.
+ */
+export function listOperations<const R extends Readers>(readers: R): ListMethods<R> {
+  return Object.fromEntries(Object.entries(readers).map(([id, read]) => [id, listOperation(id as DataOperationId, read as never)])) as unknown as ListMethods<R>;
+}

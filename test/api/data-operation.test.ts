@@ -1,10 +1,10 @@
 // A data operation bound by its descriptor (src/api/data-operation.ts): listOperation makes a whole
-// method from a descriptor and the reader of its items, tried here on getQuotes' descriptor (the one
-// the repository ships; the library's getQuotes sends batches on the same checks); and the checks
-// and the query any data operation's method builds, on a descriptor made up for the test whose
-// empty list means every item.
+// method from a descriptor and the reader of its items (listOperations, one for each reader, is how
+// client.ts lists them), tried here on getQuotes' descriptor (the one the repository ships; the
+// library's getQuotes sends batches on the same checks); and the checks and the query any data
+// operation's method builds, on a descriptor made up for the test whose empty list means every item.
 import { describe, expect, it } from 'vitest';
-import { checkDataInput, dataInputs, dataQuery, listOperation } from '../../src/api/data-operation.js';
+import { checkDataInput, dataInputs, dataQuery, listOperation, listOperations } from '../../src/api/data-operation.js';
 import { AuthError, InvalidRequestError, OptionsError, ResponseError } from '../../src/api/index.js';
 import { DEMO } from '../../src/sandbox/index.js';
 import { DATA_OPERATIONS, VENUE, type DataOperation } from '../../src/shared/operations.js';
@@ -61,6 +61,14 @@ describe('listOperation: a method from a descriptor and an item reader', () => {
     const error = await getQuotesOnce(options, { symbols: ['EURUSD'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).hint).toBe('check the symbols, the venue and the organizationId');
+  });
+
+  it('listOperations makes the method of each reader, by operationId, as client.ts lists them', async () => {
+    const server = await servers.script(reply(200, '{"data":[]}'));
+    const methods = listOperations({ getQuotes: (item) => ({ symbol: item.key('symbol'), bid: '1', ask: '1', mid: '1', timestamp: 't' }) });
+    expect(Object.keys(methods)).toEqual(['getQuotes']);
+    expect(await methods.getQuotes({ baseUrl: server.url, accessToken: 'tok-1', organizationId: 'org_demo' }, { symbols: ['KO'] })).toEqual({ data: [], attempts: 1, rateLimit: undefined });
+    expect(listOperations({})).toEqual({});
   });
 
   it('refuses, before any request, a call without a token, and then input its descriptor refuses', async () => {

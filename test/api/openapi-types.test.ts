@@ -3,9 +3,9 @@
 // and compared field by field (name, optionality, and the type where it is a plain value). Names are
 // compared after the library's camelCase renaming. Every difference that remains must be one listed
 // below, with the reason it is deliberate; a new one, or a listed one that went away, fails the test.
-// The data operations' pairs are read from the document: for `getX`, the library's GetXInput against
-// its parameters, XResult against its 200 body, and its item type against the schema of `data`'s
-// items, by the same name; what every data operation differs in is said once (DATA_DELIBERATE).
+// The data operations' pairs are read from the document: for `getX`, what the client's method getX
+// takes against its parameters, what it returns against its 200 body, and DataItem<'getX'> against
+// the schema of `data`'s items; what every data operation differs in is said once (DATA_DELIBERATE).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -83,19 +83,18 @@ function dataPairs(): Record<string, DataPair> {
   for (const operation of Object.values(OPENAPI.paths).flatMap((item) => Object.values(item))) {
     if (!operation.security?.some((scheme) => 'clientCredentials' in scheme)) continue;
     const id = operation.operationId;
-    const resource = id.replace(/^get/, '');
     const extras = DATA_EXTRAS[id] ?? {};
     const places = [...new Set((operation.parameters ?? []).map((parameter) => parameter.in ?? OPENAPI.components.parameters[refName(parameter.$ref)!]!.in))];
     pairs[`${id}() and its request`] = {
-      kind: 'input', library: `mkt.Get${resource}Input`, renames: { 'X-Organization-Id': 'organizationId' },
+      kind: 'input', library: `NonNullable<Parameters<mkt.Client["${id}"]>[0]>`, renames: { 'X-Organization-Id': 'organizationId' },
       document: places.map((place) => `operations["${id}"]["parameters"]["${place}"]`).join(' & '), deliberate: extras.input ?? {},
     };
     const body = refName(operation.responses['200']?.content?.['application/json']?.schema?.$ref);
     if (body === undefined) throw new Error(`${id}: its 200 is not a schema of components`);
-    pairs[`${id}'s result`] = { kind: 'result', library: `mkt.${resource}Result`, document: `components["schemas"]["${body}"]`, deliberate: extras.result ?? {} };
+    pairs[`${id}'s result`] = { kind: 'result', library: `Awaited<ReturnType<mkt.Client["${id}"]>>`, document: `components["schemas"]["${body}"]`, deliberate: extras.result ?? {} };
     const item = refName(OPENAPI.components.schemas[body]?.properties?.data?.items?.$ref);
     if (item === undefined) throw new Error(`${id}: its 200's data is not a list of a schema of components`);
-    pairs[`${id}'s item`] = { kind: 'item', library: `mkt.${item}`, document: `components["schemas"]["${item}"]`, deliberate: extras.item ?? {} };
+    pairs[`${id}'s item`] = { kind: 'item', library: `mkt.DataItem<"${id}">`, document: `components["schemas"]["${item}"]`, deliberate: extras.item ?? {} };
   }
   return pairs;
 }
