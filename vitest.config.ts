@@ -12,10 +12,11 @@ import { defineConfig } from 'vitest/config';
 /** The files that replace a module (vi.mock): each needs modules of its own, so they run isolated. */
 const MOCKING = ['test/cli/client-options.test.ts', 'test/cli/wasm-budget.test.ts'];
 /**
- * The whole package packed and installed, and a build beside a running mkt: they do not depend on
- * the Node that runs them, so CI runs them once (.ci/run leaves this project out on Node 22 and 24).
+ * The whole package packed and installed, a build beside a running mkt, and docs/architecture.md's
+ * walk-through done in a copy of the repository: they do not depend on the Node that runs them, so
+ * CI runs them once (.ci/run leaves this project out on Node 22 and 24).
  */
-const ONCE = ['test/package/install.test.ts', 'test/package/build-swap.test.ts'];
+const ONCE = ['test/package/install.test.ts', 'test/package/build-swap.test.ts', 'test/package/walk-through.test.ts'];
 
 export default defineConfig({
   test: {

