@@ -73,6 +73,11 @@ export function currencyUnit(code: string): CurrencyUnit | undefined {
   return isoCurrencies().has(code) ? { code, major: code, exponent: 0 } : undefined;
 }
 
+/** Every code currencyUnit() takes: the ISO 4217 codes this platform knows and the metals, then the minor units; for completion. */
+export function currencyCodes(): string[] {
+  return [...[...isoCurrencies()].sort(), ...Object.keys(MINOR_UNITS)];
+}
+
 export function isCurrency(code: unknown): code is string {
   return typeof code === 'string' && currencyUnit(code) !== undefined;
 }

@@ -1,7 +1,8 @@
 // The CLI's one way into the library besides index.ts (eslint.config.js holds src/cli to these two):
 // what mkt injects that a program does not (a clock, waits and jitter its tests replace), the undici
-// parts it builds its dispatcher from, and the wording helpers its messages share with the
-// library's. Not part of the library: it may change with any release.
+// parts it builds its dispatcher from, the wording helpers its messages share with the library's,
+// and the currency codes the library takes, which completion offers. Not part of the library: it may
+// change with any release.
 import { createClient, type Client, type ClientOptions } from './client.js';
 import { seams, type Seam } from './seam.js';
 
@@ -14,6 +15,7 @@ export function createClientWith(options: ClientOptions, seam: Seam): Client {
   return createClient(own);
 }
 
+export { currencyCodes, currencyUnit } from './currencies.js';
 export { displayUrl } from './response.js';
 export { describeStatus } from './status-text.js';
 export { loadDispatcherParts } from './undici.js';

@@ -5,8 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { complete, Directive } from '../../src/cli/completion/complete.js';
+import { currencyCodes, currencyUnit } from '../../src/api/internal.js';
+import { complete, Directive, PATH_VALUES } from '../../src/cli/completion/complete.js';
+import { addFormatOptions } from '../../src/cli/options/format.js';
 import { createProgram } from '../../src/cli/program.js';
+import { QUOTE_MODEL } from '../../src/render/quote-model.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
 import { everyHelpPage } from '../helpers/help.js';
 
@@ -62,6 +65,74 @@ describe('completion agrees with `mkt <command> --help`, for every command', () 
   });
 });
 
+/**
+ * The names help gives values that are not paths: a value by any other name fails the test below
+ * until it is put here or named as a path (PATH_VALUES: file, path, dir, program), so that an option
+ * or argument added later that takes a path is not left without file names.
+ */
+const NOT_PATHS = new Set([
+  'currency', 'duration', 'expr', 'format', 'host', 'id', 'key', 'kind', 'list', 'n', 'name', 'org_id', 'port', 'precision', 'rule',
+  'seconds', 'shell', 'symbol', 'topic', 'url', 'value', 'venue',
+]);
+
+describe('every value that is a path completes file names, by the name help gives it, on every help page', () => {
+  const options = pages.flatMap(([words, page]) => page.options.filter((option) => option.value !== undefined).map((option) => [words, option.flags.at(-1)!, option.value!] as const));
+  const operands = pages.flatMap(([words, page]) => page.argumentNames.map((name, index) => [words, index, name] as const));
+
+  it('reads the values it checks: paths among them, the value\'s argument and --exec\'s program', () => {
+    expect(options.map(([, , name]) => name)).toEqual(expect.arrayContaining(['file', 'path', 'program']));
+    expect(operands).toContainEqual([['value'], 0, 'file']);
+  });
+
+  it.each(options)('mkt %j %s <%s>', (words, flag, name) => {
+    if (!Object.hasOwn(PATH_VALUES, name)) {
+      expect(NOT_PATHS, `the value <${name}> of ${flag}: a path (name it file, path, dir or program) or not (add it to NOT_PATHS)`).toContain(name);
+      return;
+    }
+    for (const typed of [[flag, ''], [`${flag}=`]]) expect(complete(program(), [...words, ...typed])).toEqual({ candidates: [], directive: PATH_VALUES[name] });
+  });
+
+  it.each(operands)('mkt %j, argument %i, <%s>', (words, index, name) => {
+    if (!Object.hasOwn(PATH_VALUES, name)) {
+      expect(NOT_PATHS, `the argument <${name}>: a path (name it file, path, dir or program) or not (add it to NOT_PATHS)`).toContain(name);
+      return;
+    }
+    expect(complete(program(), [...words, ...Array.from({ length: index }, () => 'x'), ''])).toEqual({ candidates: [], directive: PATH_VALUES[name] });
+  });
+});
+
+describe('mkt value\'s values', () => {
+  it('--base and --currency: every currency code the library takes, ISO 4217\'s with their names and the minor units with theirs', () => {
+    for (const flag of ['--base', '--currency']) {
+      const { candidates, directive } = complete(program(), ['value', 'portfolio.csv', flag, '']);
+      expect(directive).toBe(Directive.noFiles);
+      expect(candidates.map((candidate) => candidate.value)).toEqual(currencyCodes());
+      expect(candidates.every((candidate) => currencyUnit(candidate.value) !== undefined)).toBe(true);
+      expect(candidates).toEqual(expect.arrayContaining([
+        { value: 'EUR', description: 'Euro' }, { value: 'JPY', description: 'Japanese Yen' }, { value: 'XAU', description: 'Gold' },
+        { value: 'GBX', description: 'a hundredth of GBP' }, { value: 'GBp', description: 'a hundredth of GBP' }, { value: 'KWF', description: 'a thousandth of KWD' },
+      ]));
+    }
+    expect(currencyCodes().length).toBeGreaterThan(150);
+    expect(values(['value', 'p.csv', '--base', 'GB'])).toEqual(['GBP', 'GBX', 'GBp']);
+    expect(values(['value', 'p.csv', '--currency=US'])).toEqual(['USD', 'USX', 'USd']);
+  });
+
+  it('--price and --precision: their choices', () => {
+    expect(complete(program(), ['value', 'p.csv', '--price', ''])).toEqual({ candidates: ['mid', 'bid', 'ask', 'side'].map((value) => ({ value })), directive: Directive.noFiles });
+    expect(complete(program(), ['value', 'p.csv', '--precision', ''])).toEqual({ candidates: [{ value: 'minor' }, { value: 'full' }], directive: Directive.noFiles });
+  });
+
+  it('--format: the command\'s own formats, as its --format option has them (a command that writes others offers those)', async () => {
+    const { options } = pages.find(([words]) => words.join(' ') === 'value')![1];
+    expect(values(['value', 'p.csv', '--format', ''])).toEqual(options.find((option) => option.flags.includes('--format'))!.choices);
+    const extended = program();
+    addFormatOptions(extended.command('ledgerish'), QUOTE_MODEL, ['table', 'json']);
+    expect(values(['ledgerish', '--format', ''], extended)).toEqual(['table', 'json']);
+    expect(values(['ledgerish', '-f', 'j'], extended)).toEqual(['json']);
+  });
+});
+
 describe('where the cursor is', () => {
   it.each([
     [['q'], ['quotes']],
@@ -90,8 +161,11 @@ describe('where the cursor is', () => {
 
   it.each([
     [['quotes', '--fields', 'symbol,'], Directive.noSpace | Directive.noFiles], // the list may go on
-    [['quotes', '--symbols-file', ''], 0], // file names
-    [['sandbox', '--ready-file', ''], 0],
+    [['quotes', '--symbols-file', ''], Directive.files], // file names
+    [['sandbox', '--ready-file', ''], Directive.files],
+    [['value', ''], Directive.files], // the positions file
+    [['value', '-', '--base', 'USD', ''], Directive.noFiles], // one file only
+    [['quotes', 'EURUSD', '--watch', '--until', 'EURUSD.bid > 1', '--exec', ''], Directive.files], // a program, by its path
     [['quotes', '--venue', ''], Directive.noFiles], // free text
     [['quotes', ''], Directive.noFiles], // symbols, not files
     [['quotes', '--format', ''], Directive.noFiles],

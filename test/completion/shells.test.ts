@@ -127,6 +127,9 @@ describe.skipIf(!shells.bash)('bash', () => {
     [['mkt', 'quotes', '--profile', 'p'], ['prod-eu']], // read from the config file at Tab time
     [['mkt', 'quotes', '--fields', 'symbol,b'], ['symbol,bid']],
     [['mkt', 'help', 'con'], ['config']],
+    [['mkt', 'value', 'package.'], ['package.json']], // the positions file
+    [['mkt', 'value', 'x.csv', '--base', 'EU'], ['EUR']],
+    [['mkt', 'value', 'x.csv', '--currency', 'GB'], ['GBP', 'GBX', 'GBp']],
   ])('through the built bin: %j -> %j', async (words, expected) => {
     expect(await complete(words, realEnv)).toEqual(expected);
   });
@@ -266,11 +269,13 @@ describe.skipIf(!hasTmux)('interactively, in tmux', () => {
     }
   }
 
-  it.skipIf(!shells.bash)('bash: values after "=", profile names, a list that goes on without a space', { timeout: 90_000 }, async () => {
+  it.skipIf(!shells.bash)('bash: values after "=", profile names, a list that goes on without a space, file names, currencies', { timeout: 90_000 }, async () => {
     await session('bash', ['bash', '--norc', '--noprofile'], `PS1='> '; source ${quote(scripts.get('bash')!)}; clear`, [
       ['mkt quotes --format=nd', 'X', /^> mkt quotes --format=ndjson X$/m],
       ['mkt quotes --profile pr', 'X', /^> mkt quotes --profile prod-eu X$/m],
       ['mkt quotes --fields symbol,b', 'X', /^> mkt quotes --fields symbol,bidX$/m],
+      ['mkt value package.j', 'X', /^> mkt value package\.json X$/m],
+      ['mkt value p.csv --base EU', 'X', /^> mkt value p\.csv --base EUR X$/m],
     ]);
   });
 

@@ -7,6 +7,8 @@ interface HelpOption {
   /** Short and long: ['-f', '--format']. */
   flags: string[];
   takesValue: boolean;
+  /** What help calls its value: `format` for `-f, --format <format>`; undefined for a flag that takes none. */
+  value: string | undefined;
   /** commander's "(choices: ...)". */
   choices: string[];
 }
@@ -17,6 +19,8 @@ export interface HelpPage {
   options: HelpOption[];
   /** Each argument's choices, in order ([] for one without). */
   arguments: string[][];
+  /** Each argument's name, in order: `file` for `mkt value <file>`. */
+  argumentNames: string[];
   text: string;
 }
 
@@ -45,9 +49,10 @@ export async function helpPage(words: readonly string[] = []): Promise<HelpPage>
     commands: (found.get('Commands') ?? []).map((item) => item.split(' ')[0]!),
     options: (found.get('Options') ?? []).map((item) => {
       const flags = item.split(/\s{2,}/)[0]!;
-      return { flags: flags.match(/-{1,2}[A-Za-z0-9][\w-]*/g) ?? [], takesValue: /[<[]/.test(flags), choices: choicesIn(item) };
+      return { flags: flags.match(/-{1,2}[A-Za-z0-9][\w-]*/g) ?? [], takesValue: /[<[]/.test(flags), value: /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1], choices: choicesIn(item) };
     }),
     arguments: (found.get('Arguments') ?? []).map(choicesIn),
+    argumentNames: (found.get('Arguments') ?? []).map((item) => item.split(' ')[0]!),
     text: result.stdout,
   };
 }

@@ -12,7 +12,7 @@ import { PROFILE_PATTERN } from '../settings.js';
 
 export function registerCompletion(program: Command, deps: Deps, state: RunState): void {
   program.command('completion')
-    .description('print a shell completion script: commands, options, --format values, profile names')
+    .description('print a shell completion script: commands, options and their values (formats, fields, currencies, file names), profile names')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser(shellNamed))
     .addHelpText('after', `
 Load it in the current shell:

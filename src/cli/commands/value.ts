@@ -6,6 +6,8 @@ import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { createCommandClient } from '../client.js';
+import { setOptionValues } from '../completion/argument-values.js';
+import { currencyValues } from '../completion/currency-values.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { compileCheckFlags } from '../options/checks.js';
@@ -31,8 +33,8 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
   const command = program.command('value')
     .description('value a portfolio from live quotes, exactly: each position in its currency and in a base currency, with totals')
     .argument('<file>', 'the positions: CSV or TSV with a header row (symbol,quantity[,currency][,cost]) or JSON; - for standard input')
-    .option('--base <currency>', 'the currency to value in (value_base and the totals), e.g. USD; required')
-    .option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)')
+    .addOption(setOptionValues(new Option('--base <currency>', 'the currency to value in (value_base and the totals), e.g. USD; required'), currencyValues))
+    .addOption(setOptionValues(new Option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)'), currencyValues))
     .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES).argParser(priceRuleNamed))
     .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(INPUT_FORMATS).argParser(inputFormatNamed));
   addPrecisionOption(addFormatOptions(command, VALUE_MODEL))

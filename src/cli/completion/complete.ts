@@ -4,10 +4,12 @@
 // candidates. The shell scripts print nothing of their own: a new command, option or choice
 // completes without touching this file.
 import type { Command, Option } from 'commander';
-import { argumentValues, type Candidate } from './argument-values.js';
+import { argumentValues, optionValues, type Candidate } from './argument-values.js';
 
 /** What the shell does besides offering the candidates: bits with cobra's values (ShellCompDirective). */
 export const Directive = {
+  /** None of the bits (cobra's ShellCompDirectiveDefault): the shell completes file names when there is no candidate. */
+  files: 0,
   /** Something failed: offer nothing, not even file names. */
   error: 1,
   /** No space after the candidate: a list goes on (`--fields symbol,bid`). */
@@ -23,6 +25,20 @@ export interface Completion {
   /** A sum of Directive bits; 0: the shell completes file names when there is no candidate. */
   directive: number;
 }
+
+/**
+ * A value that is a path, by the name its option or argument gives it in help (`--ca-file <path>`,
+ * `mkt value <file>`), and how the shell completes it: file names, or directories only. Any other
+ * value completes from its choices or not at all. test/completion/complete.test.ts reads every help
+ * page and holds each value's name to this list (or to its list of values that are not paths).
+ */
+export const PATH_VALUES: Readonly<Record<string, number>> = {
+  file: Directive.files,
+  path: Directive.files,
+  // A program to run (--exec): a file, or a name on PATH.
+  program: Directive.files,
+  dir: Directive.dirsOnly,
+};
 
 /** Values that change after the script is installed, read at Tab time, by an option's long flag. */
 export type OptionValues = ReadonlyMap<string, () => readonly string[]>;
@@ -55,7 +71,7 @@ export function complete(program: Command, words: readonly string[], optionValue
     }
     return { candidates: optionFlags(at.command, at.given).filter((candidate) => candidate.value.startsWith(current)), directive: Directive.noFiles };
   }
-  return { candidates: operands(at).filter((candidate) => candidate.value.startsWith(current)), directive: Directive.noFiles };
+  return operands(at, current);
 }
 
 /**
@@ -111,15 +127,20 @@ function optionWaiting(at: Position, word: string): Option | undefined {
   return undefined;
 }
 
-function optionValue(option: Option, typed: string, optionValues: OptionValues): Completion {
-  const dynamic = option.long === undefined ? undefined : optionValues.get(option.long);
+function optionValue(option: Option, typed: string, given: OptionValues): Completion {
+  const own = optionValues(option);
+  if (own !== undefined) return { candidates: readSafely(own).filter((candidate) => candidate.value.startsWith(typed)), directive: Directive.noFiles };
+  const dynamic = option.long === undefined ? undefined : given.get(option.long);
   const choices = dynamic === undefined ? option.argChoices : readSafely(dynamic);
   const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
   if (choices !== undefined && valueName === 'list') return { candidates: listItems(choices, typed), directive: Directive.noSpace | Directive.noFiles };
   if (choices !== undefined) return { candidates: choices.filter((choice) => choice.startsWith(typed)).map((value) => ({ value })), directive: Directive.noFiles };
-  if (/dir/i.test(valueName)) return { candidates: [], directive: Directive.dirsOnly };
-  if (/file|path/i.test(valueName)) return { candidates: [], directive: 0 };
-  return NONE;
+  return pathValue(valueName) ?? NONE;
+}
+
+/** The shell's own completion of a value that is a path (PATH_VALUES), or undefined for one that is not. */
+function pathValue(name: string): Completion | undefined {
+  return Object.hasOwn(PATH_VALUES, name) ? { candidates: [], directive: PATH_VALUES[name]! } : undefined;
 }
 
 /**
@@ -145,21 +166,23 @@ function optionFlags(command: Command, given: ReadonlySet<Option>): Candidate[] 
       .map((value) => ({ value, description: option.description })));
 }
 
-/** Subcommands before any argument, then the values of the argument the cursor is at. */
-function operands(at: Position): Candidate[] {
+/** Subcommands before any argument, then the values of the argument the cursor is at: its choices, or file names for a path. */
+function operands(at: Position, typed: string): Completion {
   const { command, args } = at;
+  const offer = (candidates: Candidate[]): Completion => ({ candidates: candidates.filter((candidate) => candidate.value.startsWith(typed)), directive: Directive.noFiles });
   const subcommands = args.length === 0 ? visibleCommands(command) : [];
   if (subcommands.length > 0) {
-    return subcommands.flatMap((sub) => [sub.name(), ...sub.aliases()].map((value) => ({ value, description: sub.summary() || sub.description() })));
+    return offer(subcommands.flatMap((sub) => [sub.name(), ...sub.aliases()].map((value) => ({ value, description: sub.summary() || sub.description() }))));
   }
   const own = argumentValues(command);
-  if (own !== undefined) return own(args);
+  if (own !== undefined) return offer(own(args));
   // commander's own `help` of a group takes one of the group's commands.
-  if (at.helpOf !== undefined) return args.length > 0 ? [] : visibleCommands(at.helpOf).filter((sub) => sub !== command).map((sub) => ({ value: sub.name(), description: sub.description() }));
+  if (at.helpOf !== undefined) return offer(args.length > 0 ? [] : visibleCommands(at.helpOf).filter((sub) => sub !== command).map((sub) => ({ value: sub.name(), description: sub.description() })));
   const declared = command.registeredArguments;
   const last = declared.at(-1);
   const argument = declared[args.length] ?? (last?.variadic ? last : undefined);
-  return (argument?.argChoices ?? []).map((value) => ({ value }));
+  if (argument?.argChoices === undefined && argument !== undefined) return pathValue(argument.name()) ?? NONE;
+  return offer((argument?.argChoices ?? []).map((value) => ({ value })));
 }
 
 /** Visible subcommands, with commander's implicit `help` of a group. */
@@ -182,7 +205,7 @@ function takesValue(option: Option): boolean {
 }
 
 /** Values read at Tab time: a failure is no candidates, never an error in the prompt. */
-function readSafely(read: () => readonly string[]): readonly string[] {
+function readSafely<T>(read: () => readonly T[]): readonly T[] {
   try {
     return read();
   } catch {

@@ -81,23 +81,24 @@ export function parseFields<N extends string>(text: string | undefined, format: 
 
 /**
  * -f/--format, --json and --fields, for a command that writes a resource declared as a FieldSet, and
- * --check when the declaration has checks (options/checks.ts). --fields takes a list, so
- * commander's choices() (one word) cannot check it; parseFields does. The names are still the
- * option's choices for completion and help.
+ * --check when the declaration has checks (options/checks.ts). `formats`: what the command writes
+ * (every format, unless it writes more or fewer), the --format option's choices, which help lists
+ * and completion offers. --fields takes a list, so commander's choices() (one word) cannot check it;
+ * parseFields does. The names are still the option's choices for completion and help.
  */
-export function addFormatOptions(command: Command, model: FieldNames): Command {
+export function addFormatOptions(command: Command, model: FieldNames, formats: readonly Format[] = FORMATS): Command {
   const derived = model.names.filter((name) => model.fields[name]?.derived === true);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
   fields.argChoices = [...model.names];
   command
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS).argParser(formatNamed))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(formats).argParser(formatNamed(formats)))
     .option('--json', 'the same as --format json')
     .addOption(fields);
   return model.checks === undefined ? command : addCheckOption(command);
 }
 
-const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
+const formatNamed = (formats: readonly Format[]) => choiceParser(formats, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
 
 /** Formats a script reads as JSON: what mkt says on stderr is then JSON lines too. */
 const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);
