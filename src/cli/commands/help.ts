@@ -1,6 +1,6 @@
 // mkt help [command | exit-codes | environment]: command help plus two reference topics.
 import type { Command } from 'commander';
-import { setArgumentValues } from '../completion/argument-values.js';
+import { setArgumentValues } from '../completion/candidates.js';
 import type { Deps } from '../deps.js';
 import { EXIT_CODE_TABLE } from '../exit-codes.js';
 import { UsageError } from '../errors.js';

@@ -6,7 +6,7 @@ import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { createCommandClient } from '../client.js';
-import { setOptionValues } from '../completion/argument-values.js';
+import { setOptionValues } from '../completion/candidates.js';
 import { currencyValues } from '../completion/currency-values.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';

@@ -4,7 +4,7 @@
 // candidates. The shell scripts print nothing of their own: a new command, option or choice
 // completes without touching this file.
 import type { Command, Option } from 'commander';
-import { argumentValues, optionValues, type Candidate } from './argument-values.js';
+import { argumentValues, optionValues, type Candidate } from './candidates.js';
 
 /** What the shell does besides offering the candidates: bits with cobra's values (ShellCompDirective). */
 export const Directive = {

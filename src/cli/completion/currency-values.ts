@@ -2,7 +2,7 @@
 // library takes (src/api/currencies.ts), an ISO 4217 code with its English name, a minor unit with
 // the currency it is a fraction of. Read at Tab time only.
 import { currencyCodes, currencyUnit } from '../../api/internal.js';
-import type { Candidate } from './argument-values.js';
+import type { Candidate } from './candidates.js';
 
 const FRACTIONS: Readonly<Record<number, string>> = { 2: 'a hundredth', 3: 'a thousandth' };
 
