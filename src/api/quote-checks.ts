@@ -5,7 +5,7 @@
 // `mkt quotes` marks them and fails on them with --strict, a valuation does not value a position
 // priced or converted by one, and a check on one fails.
 import { decimalBoundsProblem, leadingExponent } from '../shared/decimal-bounds.js';
-import { figureOf } from '../shared/figure.js';
+import { compareFigures, figureOf } from '../shared/figure.js';
 import { formatAge, isFuture } from '../shared/time.js';
 import type { Quote, UnusableQuote } from './types.js';
 
@@ -48,7 +48,8 @@ function priceProblem(text: unknown): string | undefined {
   if (text.startsWith('-')) return 'is negative';
   const lead = leadingExponent(text);
   if (lead < MIN_EXPONENT || lead > MAX_EXPONENT) return 'is out of range';
-  return decimalBoundsProblem(text)?.message;
+  // In range, a price of up to 80 characters has fewer digits than any bound: most are, and skip the count.
+  return text.length <= 80 ? undefined : decimalBoundsProblem(text)?.message;
 }
 
 /** Whether mid lies outside bid..ask (either way round). Doubles decide unless they tie: rounding to a double never reverses an order. */
@@ -58,17 +59,22 @@ function outside(mid: string, bid: string, ask: string): boolean {
 }
 
 function compare(a: string, b: string): number {
+  if (a === b) return 0;
   const x = Number(a);
   const y = Number(b);
   if (x !== y) return x < y ? -1 : 1;
-  return figureOf(a).exact.compare(figureOf(b).exact);
+  return compareFigures(figureOf(a), figureOf(b));
 }
 
+/** The last timestamp judged, at what instant, and what was found: the quotes of one answer mostly share a few. */
+let lastJudged: { text: string; now: number | undefined; problem: string | undefined } | undefined;
+
 function timestampProblem(text: string, now: number | undefined): string | undefined {
-  const problem = instantProblem(text);
-  if (problem !== undefined) return problem;
-  if (now !== undefined && isFuture(text, now)) return `timestamp is ${formatAge(Date.parse(text) - now)} in the future`;
-  return undefined;
+  if (lastJudged !== undefined && lastJudged.text === text && lastJudged.now === now) return lastJudged.problem;
+  let problem = instantProblem(text);
+  if (problem === undefined && now !== undefined && isFuture(text, now)) problem = `timestamp is ${formatAge(Date.parse(text) - now)} in the future`;
+  lastJudged = { text, now, problem };
+  return problem;
 }
 
 /** Why the text names no real instant, or undefined when it does. */

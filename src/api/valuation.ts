@@ -14,8 +14,7 @@ import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type QuoteBo
 import { checkPositions, type Position } from './positions.js';
 import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
 import type { Quote, UnusableQuote } from './types.js';
-import { converted, figureOf, FigureSum, minus, ONE, pow10, roundFigure, times, type Figure } from '../shared/figure.js';
-import Fraction from 'fraction.js';
+import { converted, figureOf, FigureSum, minus, ONE, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -179,8 +178,8 @@ export function valueExactly(input: ValuePositionsInput): ExactValuation {
 /** How a currency converts to the base: its rate (null: no rate), or why it cannot. */
 interface Conversion {
   rate: Figure | null;
-  /** The rate's exact value, shared by every conversion at it. */
-  exact: Fraction | null;
+  /** The rate, shared by every conversion at it; ONE itself for the base. */
+  exact: Figure | null;
   /** For a rate from a quote that cannot be right: the position's reason. */
   unusable?: string;
   /** The pairs' timestamps. */
@@ -316,7 +315,7 @@ function valueOne(position: Position, priced: Priced, conversion: Conversion): E
   const amount = unit === null ? null : figureOf(quantity);
   const value = unit === null ? null : times(unit, amount!);
   const { exact } = conversion;
-  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE.exact ? figure : converted(figure, exact));
+  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE ? figure : converted(figure, exact));
   // Object literals, not spreads: each row's object is built in one shape.
   const out: ExactPosition = { symbol, quantity, currency, price: priced.price, value, rate: conversion.rate, value_base: inBase(value), status, timestamp: priced.timestamp };
   if (cost !== undefined) {
@@ -340,7 +339,7 @@ interface Totals {
 
 function currencyTotal(currency: string, total: Totals): ExactCurrencyTotal {
   const { exact } = total.conversion;
-  const inBase = (sum: FigureSum): Figure | null => (exact === null ? null : exact === ONE.exact ? sum.figure : converted(sum.figure, exact));
+  const inBase = (sum: FigureSum): Figure | null => (exact === null ? null : exact === ONE ? sum.figure : converted(sum.figure, exact));
   const value = total.value.figure;
   const valueBase = inBase(total.value);
   const incomplete = total.unvalued > 0 || valueBase === null;
@@ -407,8 +406,8 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, book: QuoteBook, f
   }
   // Between minor units, the point moves by their exponents: exactly, and no places of its own.
   const shift = base.exponent - unit.exponent;
-  if (shift !== 0) rate = { exact: rate.exact.mul(shift > 0 ? new Fraction(pow10(shift), 1n) : new Fraction(1n, pow10(-shift))), places: 0 };
-  return { rate, exact: rate === ONE ? ONE.exact : rate.exact, timestamps };
+  if (shift !== 0) rate = { n: shift > 0 ? rate.n * pow10(shift) : rate.n, d: shift > 0 ? rate.d : rate.d * pow10(-shift), places: 0 };
+  return { rate, exact: rate, timestamps };
 }
 
 /** The oldest timestamp so far: its text as written, and its instant. */
@@ -418,9 +417,12 @@ interface Oldest {
 }
 
 function older(oldest: Oldest | undefined, text: string): Oldest {
-  if (oldest !== undefined && oldest.text === text) return oldest;
+  if (oldest === undefined) return { text, ms: Date.parse(text) };
+  if (oldest.text === text) return oldest;
+  // Two UTC timestamps written alike (as a service writes them all) order as their text does.
+  if (text.length === oldest.text.length && text.endsWith('Z') && oldest.text.endsWith('Z')) return text < oldest.text ? { text, ms: Date.parse(text) } : oldest;
   const ms = Date.parse(text);
-  return oldest === undefined || ms < oldest.ms ? { text, ms } : oldest;
+  return ms < oldest.ms ? { text, ms } : oldest;
 }
 
 export interface ValuationAtOptions {
@@ -436,14 +438,14 @@ export interface ValuationAtOptions {
 export function valuationAt(exact: ExactValuation, precision: Precision, options: ValuationAtOptions = {}): Valuation {
   checkPrecision(precision, 'valuationAt');
   const rateRule = rateRounding(precision, options.rateDigits);
-  const written = new Map<Figure, string>();
+  const roundings = new Map<string, Rounding>();
   const text = (figure: Figure, currency: string) => {
-    let out = written.get(figure);
-    if (out === undefined) {
-      out = roundFigure(figure, amountRounding(precision, currency)).text;
-      written.set(figure, out);
+    let rounding = roundings.get(currency);
+    if (rounding === undefined) {
+      rounding = amountRounding(precision, currency);
+      roundings.set(currency, rounding);
     }
-    return out;
+    return roundFigure(figure, rounding).text;
   };
   const rates = new Map<Figure, { text: string; exact: boolean }>();
   const rated = (figure: Figure) => {
@@ -460,15 +462,18 @@ export function valuationAt(exact: ExactValuation, precision: Precision, options
   const positions: ValuedPosition[] = new Array(exact.positions.length);
   for (let i = 0; i < exact.positions.length; i++) {
     const p = exact.positions[i]!;
+    // A figure in the base currency that is the figure itself (no conversion) is written once.
+    const value = orNull(p.value, p.currency);
     const out: ValuedPosition = {
       symbol: p.symbol, quantity: p.quantity, currency: p.currency, price: p.price,
-      value: orNull(p.value, p.currency), rate: p.rate === null ? null : rateText(p.rate), value_base: orNull(p.value_base, base),
+      value, rate: p.rate === null ? null : rateText(p.rate), value_base: p.value_base === p.value && p.currency === base ? value : orNull(p.value_base, base),
       status: p.status, timestamp: p.timestamp,
     };
     if (p.cost !== undefined) {
       out.cost = p.cost;
-      out.pnl = orNull(p.pnl ?? null, p.currency);
-      out.pnl_base = orNull(p.pnl_base ?? null, base);
+      const pnl = orNull(p.pnl ?? null, p.currency);
+      out.pnl = pnl;
+      out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : orNull(p.pnl_base ?? null, base);
     }
     if (p.reason !== undefined) out.reason = p.reason;
     if (p.line !== undefined) out.line = p.line;

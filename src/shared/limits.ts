@@ -110,5 +110,13 @@ export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
 export const MAX_SIGNIFICANT_DIGITS = 100;
 export const MAX_INTEGER_DIGITS = 100;
 export const MAX_FRACTION_DIGITS = 100;
+/**
+ * The most positions `mkt value` and `mkt mcp`'s value_portfolio take: a valuation keeps every
+ * position, its exact figures and its document in memory, about 1.5 KB a position at its largest
+ * (--json), so 250,000 stay well under 1 GB; a 16 MiB file of 1.9 million one-line positions is
+ * refused before any request instead of taking 3 GB. Ample for a book of lots (the benchmark's
+ * largest is 100,000).
+ */
+export const MAX_POSITIONS = 250_000;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;

@@ -8,6 +8,7 @@ import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import { jsonDocument } from './json-document.js';
+import { MAX_POSITIONS } from '../../shared/limits.js';
 import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
@@ -82,7 +83,7 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     title: 'Value a portfolio',
     description: `Values positions exactly in a base currency from live quotes, as \`mkt value --json\` does: each position's price (mid, bid, ask, or side: a long at the bid and a short at the ask), value (price × quantity), value_base (converted at the mid of an FX pair such as EURUSD: direct, inverse, or a cross through USD), and P&L where a cost is given; totals per currency, and total_base. Every amount is a decimal string, computed exactly (an inverse or cross FX rate is an exact quotient) and rounded once, half-even, where it is written: at precision full by default (the exact value, or 34 significant digits), minor (each currency's ISO 4217 minor units: USD 2, JPY 0), or a number of decimal places; a total is the exact total rounded once, not a sum of rounded rows. Positions with no quote are listed in missing, currencies with no route to the base in no_route, quotes that cannot be right in unusable (their positions are not valued); then incomplete is true and the totals leave them out. It asks the service for every symbol and FX pair needed, once. ${READ_ONLY}.`,
     inputSchema: z.strictObject({
-      positions: z.array(POSITION).min(1).describe('the positions, as mkt value reads a JSON file: [{"symbol": "AAPL", "quantity": "10", "currency": "USD", "cost": "150.25"}]; several for one symbol are separate lots'),
+      positions: z.array(POSITION).min(1).max(MAX_POSITIONS).describe('the positions, as mkt value reads a JSON file: [{"symbol": "AAPL", "quantity": "10", "currency": "USD", "cost": "150.25"}]; several for one symbol are separate lots'),
       base: z.string().describe('the currency to value in, e.g. USD, EUR, GBP'),
       price: z.enum(PRICE_RULES as [PriceRule, ...PriceRule[]]).optional().describe('which price values an instrument (default mid)'),
       currency: z.string().optional().describe('the currency of positions that name none; without it, each position needs its own'),
