@@ -103,8 +103,8 @@ describe('exact digits', () => {
 
 describe('the service refusing, and the network failing', () => {
   it.each<[string, Mode, { code?: string; exit_code: number; status: number | null }, string[]]>([
-    ['401', '401', { code: 'UNAUTHORIZED', exit_code: 4, status: 401 }, ['MKT_TOKEN is set, and overrides any stored token: the service refused it']],
-    ['403', '403', { code: 'FORBIDDEN', exit_code: 5, status: 403 }, ['market.read scope or access to org_exact (from MKT_ORG)']],
+    ['401', '401', { code: 'UNAUTHORIZED', exit_code: 4, status: 401 }, ['MKT_TOKEN in the server\'s env overrides any stored token, and the service refused it']],
+    ['403', '403', { code: 'FORBIDDEN', exit_code: 5, status: 403 }, ['market.read scope or access to the organization org_exact (from MKT_ORG in the server\'s env)']],
     ['a failed connection', 'reset', { exit_code: 7, status: null }, ['GET', '/v1/market/quotes']],
   ])('%s is an error result in mkt quotes\' words, and the next call is answered', async (_name, next, facts, words) => {
     serve(next);

@@ -92,7 +92,7 @@ describe('credentials', () => {
 
     const refused = await server.call('get_quotes', { symbols: ['EURUSD'] });
     expect(errorText(refused)).toContain('error: not logged in: no stored token');
-    expect(errorText(refused)).toContain('hint: run `mkt login` (API key) or `mkt token` (client credentials), or set MKT_TOKEN');
+    expect(errorText(refused)).toContain('hint: the user runs `mkt login` (an API key) or `mkt token` (client credentials) in a terminal, which the next call uses; or put MKT_TOKEN in the server\'s env');
     expect(errorJson(refused)).toMatchObject({ code: 'NOT_AUTHENTICATED', exit_code: 4, status: null });
 
     const login = await runBin(['login', '--org', DEMO.org], { env: { ...env, MKT_API_KEY: DEMO.apiKey } });
