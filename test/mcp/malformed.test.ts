@@ -86,6 +86,14 @@ describe('each malformed message gets the JSON-RPC 2.0 error for it, and the ser
     ].join('\n'));
   });
 
+  it('says on stderr what it refused without the control characters of the line it quotes', async () => {
+    const server = await start();
+    server.send('\u001b]0;pwned\u0007 not json');
+    expect((await server.answer(null)).error!.message).toMatch(/^Parse error: .*\u001b\]0;pwned/);
+    expect(server.stderr()).toMatch(/^warning: mkt mcp: Parse error: .*]0;pwned not json/);
+    expect(server.stderr()).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+
   it('skips blank lines, and reads a line that ends in CRLF', async () => {
     const server = await start();
     const before = server.lines().length;

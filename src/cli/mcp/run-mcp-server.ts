@@ -4,6 +4,7 @@
 // mkt's (warnings, progress, -v request lines) goes to stderr, as in every command. The server ends
 // with exit 0 when the client closes its stdin (once the calls under way have answered) or on
 // SIGINT or SIGTERM (the calls under way are aborted), with every call's connections closed.
+import { printable } from '../../shared/text.js';
 import { ExitCode } from '../exit-codes.js';
 import { createClientSettings } from '../http.js';
 import type { Deps } from '../deps.js';
@@ -31,7 +32,8 @@ export async function runMcpServer(deps: Deps, flags: McpFlags): Promise<number>
   const session: McpSession = { deps, flags, pending: new Set(), warned: new Set() };
   const server = new McpServer({ name: 'mkt', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const register of TOOLS) register(server, session);
-  const warn = (message: string) => deps.io.stderr.write(`warning: mkt mcp: ${message}\n`);
+  // A refusal may quote the client's bytes (a parse error's): made safe for a terminal, as any text from outside.
+  const warn = (message: string) => deps.io.stderr.write(`warning: mkt mcp: ${printable(message)}\n`);
   server.server.onerror = (error) => warn(error.message);
 
   const stdin = deps.io.stdin;
