@@ -1,7 +1,6 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import type { Command } from 'commander';
-import type { QuotesResult } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
 import type { Deps } from '../deps.js';
@@ -92,12 +91,6 @@ async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, sta
 
   // Its token source renews a client-credentials token once after a 401, and the request is asked again.
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency: concurrency ?? DEFAULT_CONCURRENCY });
-  let result: QuotesResult;
-  try {
-    result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
-  } finally {
-    progress.stop();
-  }
-
+  const result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
   return writeQuotes(runTerminal(deps, state), result, { ...options, symbols, format, fields, maxAgeMs, checks });
 }

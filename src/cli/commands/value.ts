@@ -1,7 +1,7 @@
 // mkt value: a portfolio valued exactly from live quotes, in its own currencies and in a base
 // currency; says what it could not value.
 import { Option, type Command } from 'commander';
-import { PRICE_RULES, type ValuePortfolioResult } from '../../api/index.js';
+import { PRICE_RULES } from '../../api/index.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
@@ -105,11 +105,6 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
 
   const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
-  let result: ValuePortfolioResult;
-  try {
-    result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
-  } finally {
-    progress.stop();
-  }
+  const result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
   return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict, checks });
 }

@@ -8,6 +8,7 @@ import { printable } from '../../shared/text.js';
 import { ExitCode } from '../exit-codes.js';
 import { createClientSettings } from '../http.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import type { RunState } from '../run-state.js';
 import { resolveProfile } from '../settings.js';
 import { VERSION } from '../version.js';
@@ -33,7 +34,7 @@ export async function runMcpServer(deps: Deps, flags: McpFlags): Promise<number>
   const server = new McpServer({ name: 'mkt', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const register of TOOLS) register(server, session);
   // A refusal may quote the client's bytes (a parse error's): made safe for a terminal, as any text from outside.
-  const warn = (message: string) => deps.io.stderr.write(`warning: mkt mcp: ${printable(message)}\n`);
+  const warn = (message: string) => diagnosticsOf(deps).warn({ code: 'mcp_protocol_error', message: `mkt mcp: ${printable(message)}` });
   server.server.onerror = (error) => warn(error.message);
 
   const stdin = deps.io.stdin;

@@ -9,8 +9,10 @@ import type { Client } from '../../api/index.js';
 import { ConfigStore } from '../../config/store.js';
 import { DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { safeJson } from '../../shared/text.js';
+import type { Warning } from '../../shared/warnings.js';
 import { createCommandClient } from '../client.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import type { NetworkFlags } from '../options/network.js';
 import type { RunState } from '../run-state.js';
 import { scrubSecrets, withScrubbedDiagnostics } from '../secrets.js';
@@ -83,7 +85,7 @@ async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolC
       });
     },
     holdsSecret: (text) => scrubSecrets(deps, text) !== text,
-    warn: (message) => deps.io.stderr.write(`warning: mkt mcp: ${message}\n`),
+    warn: (message) => diagnosticsOf(session.deps).warn({ code: 'mcp_credential_withheld', message: `mkt mcp: ${message}` }),
   };
   try {
     const structured = await work(call);
@@ -105,10 +107,10 @@ async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolC
 function callDeps(session: McpSession, signal: AbortSignal): Deps {
   const { deps, warned } = session;
   const callSignal = AbortSignal.any([deps.signal, signal]);
-  const onWarning = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    deps.io.stderr.write(`warning: ${message}\n`);
+  const onWarning = (warning: Warning) => {
+    if (warned.has(warning.message)) return;
+    warned.add(warning.message);
+    diagnosticsOf(deps).warn(warning);
   };
   // Not a spread: the process's io reads stdin and its TTY flag lazily, through getters.
   const io = Object.create(deps.io, { stdout: { value: deps.io.stderr } }) as Deps['io'];
