@@ -1,11 +1,12 @@
 // Quotes that parse but cannot be right: a price that is not above zero or is out of any market's
 // range, one with more digits than mkt reads, a mid outside bid..ask, a timestamp that names no real
-// instant or lies ahead of the clock. parseQuotes refuses what is not a quote at all; these are kept
-// (every digit), and judged here once, for every consumer: getQuotes lists them in `unusable`,
-// `mkt quotes` marks them and fails on them with --strict, a valuation does not value a position
-// priced or converted by one, and a check on one fails.
+// instant or lies ahead of the clock, a symbol no market has. parseQuotes refuses what is not a quote
+// at all; these are kept (every digit), and judged here once, for every consumer: getQuotes lists
+// them in `unusable`, `mkt quotes` marks them and fails on them with --strict, a valuation does not
+// value a position priced or converted by one, and a check on one fails.
 import { decimalBoundsProblem, leadingExponent } from '../shared/decimal-bounds.js';
 import { compareFigures, figureOf } from '../shared/figure.js';
+import { FORMULA_START } from '../shared/patterns.js';
 import { formatAge, isFuture } from '../shared/time.js';
 import type { Quote, UnusableQuote } from './types.js';
 
@@ -39,6 +40,8 @@ export function quoteProblems(quote: Quote, now?: number): string[] {
   if (comparable && outside(quote.mid, quote.bid, quote.ask)) problems.push('mid is outside bid..ask');
   const timestamp = timestampProblem(quote.timestamp, now);
   if (timestamp !== undefined) problems.push(timestamp);
+  // No market's symbol starts as a spreadsheet formula does (shared/patterns.ts).
+  if (FORMULA_START.test(quote.symbol)) problems.push(`symbol starts with ${quote.symbol[0]}`);
   return problems;
 }
 

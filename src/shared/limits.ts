@@ -120,3 +120,5 @@ export const MAX_FRACTION_DIGITS = 100;
 export const MAX_POSITIONS = 250_000;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+/** One message (a line) mkt mcp reads, as the MCP SDK's own stdio transport reads at most (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;

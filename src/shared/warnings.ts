@@ -27,6 +27,7 @@ export const WARNING_CODES = [
   'watch_rate_limited',
   'watch_poll_failed',
   'mcp_protocol_error',
+  'mcp_credential_withheld',
   'sandbox_exposed',
 ] as const;
 

@@ -45,6 +45,8 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
 The file: a header row naming symbol and quantity, and optionally currency (ISO 4217, or a minor
 unit such as GBX for pence) and cost (per unit, in that currency); a row whose symbol is its
 currency is cash. The kind comes from the extension (.csv, .tsv, .json), else the first character.
+A symbol that starts with =, +, - or @ is refused (exit 2): no market's symbol does, and a
+spreadsheet would run it as a formula from the CSV or TSV mkt writes.
 
 Rates come from the service's FX pairs at the mid: a direct pair, its inverse, or a cross through
 USD, a division rounded once, half-even, to 34 significant digits. Every other figure is exact.
