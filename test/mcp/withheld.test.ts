@@ -77,7 +77,7 @@ describe('a credential the service echoes is withheld from the result, and count
   it('leaves a result that holds no credential as it was: no warnings member', async () => {
     const service = await servers.start((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(quotesJson([quote('EURUSD'), quote('GBPUSD')])));
     const server = await start(service, { MKT_TOKEN: 'tok-withheld-0123456789' });
-    expect(await call(server, 'get_quotes', { symbols: ['EURUSD'] })).toEqual({ data: [quote('EURUSD')], missing: [], unasked: ['GBPUSD'] });
+    expect(await call(server, 'get_quotes', { symbols: ['EURUSD'] })).toEqual({ data: [quote('EURUSD')], missing: [], unasked: ['GBPUSD'], unusable: [] });
     expect(server.stderr()).toBe('');
   });
 
