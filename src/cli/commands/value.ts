@@ -49,7 +49,11 @@ A symbol that starts with =, +, - or @ is refused (exit 2): no market's symbol d
 spreadsheet would run it as a formula from the CSV or TSV mkt writes.
 
 Rates come from the service's FX pairs at the mid: a direct pair, its inverse, or a cross through
-USD, a division rounded once, half-even, to 34 significant digits. Every other figure is exact.
+USD. Every figure is computed exactly and rounded once, half-even, where it is written:
+--precision minor (each currency's ISO 4217 minor units: the table's default), full (the exact
+value, or 34 significant digits: the data formats' default) or N decimal places. A total is the
+exact total rounded, not a sum of rounded rows. A quote that cannot be right values nothing: its
+positions are unusable, and the totals incomplete.
 
 Formats: table (the positions, then a total per currency and in --base), json ({"base", "positions",
 "total_base", "incomplete", "missing", ...}), and csv, tsv, ndjson: a line per position, then a line
@@ -67,6 +71,7 @@ MKT_VALUE_BASE, MKT_PNL, ... for a position.
 
 Examples:
   $ mkt value portfolio.csv --base USD
+  $ mkt value portfolio.csv --base JPY --precision full     # the table with every exact digit
   $ mkt value portfolio.csv --base EUR --price side --json | jq '.total_base'
   $ mkt value holdings.json --base GBP --currency USD --format csv > valued.csv
   $ mkt value portfolio.csv --base USD --format csv | awk -F, '$1 == "total_base" {print $8}'
