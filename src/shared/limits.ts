@@ -78,10 +78,8 @@ export const MAX_CONFIG_DEPTH = 64;
 /** --interval: start to start, at least a second. */
 export const DEFAULT_INTERVAL_MS = 2000;
 export const MIN_INTERVAL_MS = 1000;
-/** The longest wait between polls after transient errors. */
+/** The longest wait between polls after transient errors, or 429s that ask for no wait mkt can read. */
 export const MAX_WATCH_BACKOFF_MS = 30_000;
-/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 /** --count. */
 export const MAX_WATCH_COUNT = 1_000_000;
 

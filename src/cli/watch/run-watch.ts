@@ -43,7 +43,7 @@ import type { NetworkFlags } from '../options/network.js';
 import type { TargetFlags } from '../settings.js';
 import { handleJobControl, type JobControl } from './job-control.js';
 import { isQuitKey, isSuspendKey, listenForKeys, type KeyListener } from './keys.js';
-import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
+import { afterFailure, afterRateLimit, afterSuccess, type NextPoll } from './pace.js';
 import { waitUntil } from './wait-until.js';
 import { createProcessTerminal, type WatchTerminal } from './terminal.js';
 import { resolveWatchSettings, type WatchFlags, type WatchSettings } from './watch-settings.js';
@@ -155,6 +155,8 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
   /** Polls that brought an answer, what the board shows and --until is decided on. */
   let successes = 0;
   let failures = 0;
+  /** 429s in a row, for the backoff of one that asks for no wait. */
+  let refusals = 0;
   while (!context.signal.aborted) {
     const started = deps.now();
     polls++;
@@ -167,6 +169,7 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
       const at = deps.now();
       successes++;
       failures = 0;
+      refusals = 0;
       const pacing = resource.pacing(result);
       next = afterSuccess(intervalMs, at - started, pacing.rateLimit, pacing.requests, context.maxWaitMs);
       const drawn = output.update({ ...result, polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined });
@@ -187,9 +190,10 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
       if (error instanceof RateLimitError && error.plan !== undefined) throw error;
       if (error instanceof RateLimitError) {
         // What the service asks is held to --max-wait, not the interval, however long it is.
-        const asked = rateLimitWait(error.retryAfterMs);
-        if (!(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
-        next = afterRateLimit(intervalMs, error.retryAfterMs);
+        const asked = error.retryAfterMs;
+        if (asked !== undefined && !(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
+        refusals++;
+        next = afterRateLimit(intervalMs, asked, refusals, deps.random);
         output.rateLimited(deps.now() + next.delayMs);
       } else if (isTransient(error)) {
         failures++;
