@@ -83,6 +83,14 @@ export const MAX_WATCH_BACKOFF_MS = 30_000;
 /** --count. */
 export const MAX_WATCH_COUNT = 1_000_000;
 
+// --- --exec's program (src/cli/exec/run-program.ts) ---
+
+/**
+ * After mkt passes a signal on to its program, how long the program, and whatever of its process
+ * group holds its output, has to end before mkt kills the group (SIGKILL).
+ */
+export const EXEC_GRACE_MS = 5_000;
+
 // --- What the CLI reads ---
 
 /** A duration flag (--timeout, --max-wait, --interval...) is at most a day. */

@@ -43,7 +43,7 @@ export function addCheckOption(command: Command): Command {
 export function addUntilOptions(command: Command): Command {
   return command
     .addOption(new Option('--until <expr>', 'with --watch: stop (exit 0) at the first poll where this holds (repeatable: all must); exit 8 if --count runs out first').argParser(collect))
-    .option('--exec <program>', 'with --until: then run PROGRAM (no shell; its arguments after --), the triggering values in MKT_SYMBOL, MKT_BID, …');
+    .option('--exec <program>', 'with --until: then run PROGRAM, one only you (or root) can change (no shell; its arguments after --), the triggering values in MKT_SYMBOL, MKT_BID, …; a signal to mkt is passed on to it, and its process group killed 5s later');
 }
 
 /**

@@ -17,7 +17,8 @@
 // condition holds, once that poll is drawn or written; the board stays on the normal screen with a
 // line saying so. If --count runs out first, exit 8 with what did not hold at the last poll. With
 // --exec, the program runs then, once, after the terminal is given back (exec/run-program.ts); the
-// expressions and the program are checked before any request, exit 2.
+// expressions and the program (found, and trusted: exec/trust-program.ts) are checked before any
+// request, exit 2. The watch is over by then: a signal while the program runs is exit 130.
 //
 // Every wait is checked before a timer sees it (wait-until.ts): no wait the service asks for is
 // longer than --max-wait (for a watch, by default 90 s: a rate window and some), and a Retry-After
@@ -114,10 +115,11 @@ export async function runWatch<R extends object, T, D, N extends string>(
   if (outputFailure !== undefined) throw outputError(outputFailure);
   if (held !== undefined && program !== undefined) {
     // Once, with the trigger's values in its environment as exact text; no shell, and nothing of the
-    // data in its arguments. A status other than 0 is exit 1 (ProgramFailedError).
+    // data in its arguments. A status other than 0 is exit 1 (ProgramFailedError); a signal to mkt
+    // is passed on to it, and ends mkt with exit 130 once the program has ended or been killed.
     await runProgram(program, {
       env: deps.env, trigger: held.outcome.trigger?.environment ?? {}, drop: triggerEnvironmentNames(held.set.model),
-      io: { stdout: deps.io.stdout, stderr: deps.io.stderr }, signal: deps.signal,
+      io: { stdout: deps.io.stdout, stderr: deps.io.stderr }, signal: deps.signal, holdSignals: deps.holdSignals, sleep: deps.sleep,
     });
   }
   return 0;
