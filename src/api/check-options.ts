@@ -6,7 +6,7 @@ import { OptionsError, type OptionsErrorInit } from './errors.js';
 import type { ClientOptions } from './options.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../shared/limits.js';
 import { isLoopback } from '../shared/loopback.js';
-import { BEARER_TOKEN_PATTERN, ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN } from '../shared/patterns.js';
+import { BEARER_TOKEN_PATTERN, ORGANIZATION_FORM, ORGANIZATION_PATTERN, SYMBOL_PATTERN, SYMBOL_RULE } from '../shared/patterns.js';
 import { stripControl } from '../shared/text.js';
 
 export const invalid = (message: string, init: OptionsErrorInit) => new OptionsError('INVALID_OPTIONS', message, init);
@@ -160,11 +160,10 @@ export function checkList(operation: string, option: string, values: unknown, it
 }
 
 const SYMBOLS: ListItems = {
-  noun: 'symbol', pattern: SYMBOL_PATTERN, rule: '1 to 32 visible ASCII characters', example: 'EURUSD',
-  hint: 'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces',
+  noun: 'symbol', pattern: SYMBOL_PATTERN, rule: SYMBOL_RULE, example: 'EURUSD',
 };
 
-/** A call's symbols: an array of at least one, each 1 to 32 visible ASCII characters; `operation` names the call. */
+/** A call's symbols: an array of at least one, each a symbol (SYMBOL_PATTERN); `operation` names the call. */
 export function checkSymbols(operation: string, symbols: unknown): void {
   checkList(operation, 'symbols', symbols, SYMBOLS);
 }

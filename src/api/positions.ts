@@ -4,7 +4,7 @@
 import { currencyProblem, isCurrency } from './currencies.js';
 import { DECIMAL, JsonNumber } from './json.js';
 import { PositionsError, shownValue, type PositionsErrorInit } from './positions-error.js';
-import { SYMBOL_PATTERN } from '../shared/patterns.js';
+import { FORMULA_RULE, FORMULA_START, SYMBOL_PATTERN, symbolRule } from '../shared/patterns.js';
 
 /** One lot: several positions may hold one symbol. */
 export interface Position {
@@ -96,7 +96,7 @@ function positionOf(record: PositionRecord, source: string | undefined, defaultC
   const symbol = stringField(values.symbol, 'symbol', where);
   if (symbol === undefined) throw missing('symbol', where);
   if (!SYMBOL_PATTERN.test(symbol)) {
-    throw new PositionsError(`symbol ${shownValue(symbol)} is not a symbol: 1 to 32 visible ASCII characters, no spaces`, { reason: 'value', ...where, field: 'symbol', value: symbol });
+    throw new PositionsError(`symbol ${shownValue(symbol)} is not a symbol: ${symbolRule(symbol)}`, { reason: 'value', ...where, field: 'symbol', value: symbol });
   }
   const quantity = decimal(values.quantity, 'quantity', where);
   if (quantity === undefined) throw missing('quantity', where);
@@ -172,7 +172,7 @@ export function checkPositions(positions: unknown): asserts positions is readonl
     const item = i + 1;
     const { symbol, quantity, currency, cost } = position;
     if (typeof symbol !== 'string' || !SYMBOL_PATTERN.test(symbol)) {
-      throw new PositionsError('symbol must be 1 to 32 visible ASCII characters', { reason: 'value', item, field: 'symbol', value: typeof symbol === 'string' ? symbol : undefined });
+      throw new PositionsError(typeof symbol === 'string' && FORMULA_START.test(symbol) ? `symbol ${shownValue(symbol)} is not a symbol: ${FORMULA_RULE}` : 'symbol must be 1 to 32 visible ASCII characters', { reason: 'value', item, field: 'symbol', value: typeof symbol === 'string' ? symbol : undefined });
     }
     // No array per position: this runs for every lot, before anything is fetched.
     if (typeof quantity !== 'string' || !DECIMAL.test(quantity)) throw notDecimal('quantity', quantity, item);

@@ -1,7 +1,8 @@
 // Quotes that parse but cannot be right: a price out of any market's range, a negative price, a mid
-// outside bid..ask, a timestamp that names no real instant. parseQuotes refuses what is not a quote
+// outside bid..ask, a timestamp that names no real instant, a symbol no market has. parseQuotes refuses what is not a quote
 // at all; these are kept (every digit), marked in the table, and fail `mkt quotes --strict`.
 import Big from 'big.js';
+import { FORMULA_START } from '../shared/patterns.js';
 import { formatAge, isFuture } from '../shared/time.js';
 import type { Quote } from './types.js';
 
@@ -34,6 +35,8 @@ export function quoteProblems(quote: Quote, now?: number): string[] {
   }
   const timestamp = timestampProblem(quote.timestamp, now);
   if (timestamp !== undefined) problems.push(timestamp);
+  // No market's symbol starts as a spreadsheet formula does (shared/patterns.ts).
+  if (FORMULA_START.test(quote.symbol)) problems.push(`symbol starts with ${quote.symbol[0]}`);
   return problems;
 }
 

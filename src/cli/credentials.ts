@@ -1,17 +1,20 @@
 // Each data request's token: the one in MKT_TOKEN, the stored one, or, when MKT_CLIENT_ID and
-// MKT_CLIENT_SECRET allow, one minted with them when the stored one is missing or about to expire,
-// and again when the service refuses it (token-renewal.ts). The client asks for it through its
+// MKT_CLIENT_SECRET are set, that client's own stored token (client-tokens.ts), or one minted with
+// them when it is missing or about to expire, and again when the service refuses it (token-renewal.ts). The client asks for it through its
 // token source (createTokenSource), once per call and after a 401. What login and token read from
 // the user is secret-input.ts'; what they store, saved-token.ts'.
 import type { TokenSource } from '../api/index.js';
 import type { TokenRecord } from '../config/store.js';
 import { RENEW_BEFORE_MS, RENEW_FRACTION } from '../shared/limits.js';
 import { BEARER_TOKEN_PATTERN } from '../shared/patterns.js';
-import { stripControl } from '../shared/text.js';
+import { printable, stripControl } from '../shared/text.js';
 import { formatAge } from '../shared/time.js';
+import { clientTokens, lookUpClientToken } from './client-tokens.js';
 import type { Deps } from './deps.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { CredentialsError, UsageError } from './errors.js';
 import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type Settings, type TargetFlags } from './settings.js';
+import { holdSecret } from './secrets.js';
 import { renewToken, type RenewalTarget, type TokenRequests } from './token-renewal.js';
 
 export interface Credentials {
@@ -42,28 +45,36 @@ export async function requireCredentials(deps: Deps, flags: TargetFlags, request
   }
 
   const profile = settings.profile.value;
-  const now = deps.now();
-  const problem = tokenProblem(token.value, baseUrl, now);
-  if (problem?.unreadableExpiry) deps.io.stderr.write(`warning: ${problem.message} (${deps.config.path}, profile ${profile})\n`);
   const clientId = deps.env.MKT_CLIENT_ID;
   const clientSecret = deps.env.MKT_CLIENT_SECRET;
-  const renewable = Boolean(clientId && clientSecret) && problem?.kind !== 'other-service';
+  const client = clientId && clientSecret ? { baseUrl, clientId, clientSecret } : undefined;
+  // With client credentials, only that client's own token is used (client-tokens.ts); any other is
+  // set aside, and one is minted. Without them, the profile's token, whoever's it is.
+  const lookup = client === undefined ? undefined : await lookUpClientToken(deps.config.read(), settings.record, client);
+  const stored = lookup === undefined ? token.value : lookup.found?.token;
+  if (lookup?.found !== undefined && typeof stored!.access_token === 'string') holdSecret(deps, stored!.access_token);
+  const now = deps.now();
+  const problem = lookup !== undefined && stored === undefined
+    ? { kind: 'missing' as const, message: noClientToken(client!, lookup.setAside) }
+    : tokenProblem(stored, baseUrl, now);
+  if (problem?.unreadableExpiry) diagnosticsOf(deps).warn({ code: 'token_expiry_unreadable', message: `${problem.message} (${deps.config.path}, profile ${profile})` });
+  const renewable = client !== undefined;
   const target = (organizationId: string): RenewalTarget => ({
     profile, baseUrl, organizationId, clientId: clientId!, clientSecret: clientSecret!,
-    isFresh: (stored) => tokenProblem(stored, baseUrl, deps.now()) === undefined,
+    isFresh: (fresh) => tokenProblem(fresh, baseUrl, deps.now()) === undefined,
   });
   const credentials = (organizationId: string, accessToken: string): Credentials => ({
     baseUrl, organizationId, accessToken, settings,
     ...(renewable ? { renew: (rejected: string) => renewToken(deps, target(organizationId), requests, rejected) } : {}),
   });
-  if (problem === undefined) return credentials(requireOrg(), token.value!.access_token);
+  if (problem === undefined) return credentials(requireOrg(), stored!.access_token);
 
   if (renewable) {
     const organizationId = requireOrg();
     requests.onDebug?.(`* ${problem.message}; minting a new token with MKT_CLIENT_ID and MKT_CLIENT_SECRET`);
     return credentials(organizationId, await renewToken(deps, target(organizationId), requests));
   }
-  if (problem.kind === 'expiring') return credentials(requireOrg(), token.value!.access_token);
+  if (problem.kind === 'expiring') return credentials(requireOrg(), stored!.access_token);
   const where = problem.kind === 'unusable' || problem.unreadableExpiry ? `${deps.config.path}, profile ${profile}` : `profile ${profile}`;
   throw new CredentialsError(`${problem.message} (${where})`, credentialsHint(settings, problem, baseUrl));
 }
@@ -107,8 +118,22 @@ export function credentialsHint(settings: Settings, problem: TokenProblem, baseU
   switch (settings.token.value?.source) {
     case 'cli-login': return `run \`mkt login${profile}\` for a new token`;
     case 'client-credentials': return `run \`mkt token${profile}\` for a new token (${renew})`;
-    default: return `run \`mkt login${profile}\` (API key) or \`mkt token${profile}\` (client credentials), or set MKT_TOKEN; ${renew}`;
+    default: return `run \`mkt login${profile}\` (API key) or \`mkt token${profile}\` (client credentials), or set MKT_TOKEN; ${renew}${keptFor(settings)}`;
   }
+}
+
+/** `; the tokens it keeps for clients demo, ci are…`: why a profile with tokens has none to use without client credentials. */
+function keptFor(settings: Settings): string {
+  const kept = clientTokens(settings.record);
+  if (kept.length === 0) return '';
+  const ids = [...new Set(kept.map((token) => printable(String(token.client_id), { max: 64 })))].join(', ');
+  return `; the profile's tokens kept for client${kept.length === 1 ? '' : 's'} ${ids} are used only with that client's MKT_CLIENT_ID and MKT_CLIENT_SECRET`;
+}
+
+/** `no stored token of client ci for https://…` and, when the profile has one, why it is not that client's. */
+export function noClientToken(client: { baseUrl: string; clientId: string }, setAside: string | undefined): string {
+  const profiles = setAside === undefined ? '' : ` (the profile's token is not used: ${setAside})`;
+  return `no stored token of client ${printable(client.clientId, { max: 200 })} for ${client.baseUrl}${profiles}`;
 }
 
 /** A bearer token is visible ASCII (RFC 6750 §2.1): anything else would break the header. */

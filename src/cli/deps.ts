@@ -107,11 +107,8 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   };
   const env = process.env;
   const { ConfigStore, defaultConfigDir } = await import('../config/store.js');
-  const config = new ConfigStore({
-    dir: env.MKT_CONFIG_DIR || defaultConfigDir(env),
-    onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
-    signal: controller.signal,
-  });
+  // Its warnings go where main points them: the run's diagnostics (diagnostics.ts).
+  const config = new ConfigStore({ dir: env.MKT_CONFIG_DIR || defaultConfigDir(env), signal: controller.signal });
   return {
     io,
     env,

@@ -1,6 +1,7 @@
 // What login and token say of the token they just stored: its expiry and scope, and a warning when
 // it cannot read quotes. Shared by both commands, so it lives in neither.
 import type { Deps } from './deps.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { formatAge } from '../shared/time.js';
 import { stripControl } from '../shared/text.js';
 
@@ -16,5 +17,8 @@ export function describeToken(deps: Deps, expiresAt: string | undefined, scope: 
 export function warnAboutScope(deps: Deps, scope: string | undefined): void {
   if (scope === undefined || scope.split(/\s+/).includes('market.read')) return;
   const shown = scope.trim() === '' ? 'no scope' : `scope "${stripControl(scope).slice(0, 80)}"`;
-  deps.io.stderr.write(`warning: the token has ${shown}, without market.read: \`mkt quotes\` will be refused (403) with it; use a key or client that has market.read\n`);
+  diagnosticsOf(deps).warn({
+    code: 'token_without_market_read', message: `the token has ${shown}, without market.read: \`mkt quotes\` will be refused (403) with it`,
+    hint: 'use a key or client that has market.read',
+  });
 }

@@ -9,6 +9,7 @@ import { UsageError } from './errors.js';
 import { isDebug } from './io.js';
 import { parseDuration } from '../shared/duration.js';
 import { parseInteger } from '../shared/integer.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { createDispatcher } from './dispatcher.js';
 import type { SettingNames } from './hints/words.js';
 import type { RunState } from './run-state.js';
@@ -44,7 +45,8 @@ export async function createClientSettings(
 ): Promise<RunSettings> {
   const env = deps.env;
   const verbose = flags.verbose === true || isDebug(env);
-  const onDebug = verbose ? (line: string) => deps.io.stderr.write(`${line}\n`) : undefined;
+  const diagnostics = diagnosticsOf(deps);
+  const onDebug = verbose ? (line: string) => diagnostics.debug(line) : undefined;
   // Flag, then environment (an empty variable counts as unset), then the default.
   const setting = (flag: string | undefined, flagName: string, envName: string) =>
     flag !== undefined ? { value: flag, source: flagName } : env[envName] ? { value: env[envName]!, source: envName } : undefined;
@@ -61,7 +63,9 @@ export async function createClientSettings(
   });
   if (!deps.dispatcher) state.cleanups.push(() => dispatcher.destroy());
   const progress = createProgress(deps, { quiet: flags.quiet, verbose });
-  state.cleanups.push(async () => progress.stop());
+  // The progress line ends with the run (main finishes its diagnostics too), or with an MCP call,
+  // whose diagnostics are its own.
+  state.cleanups.push(async () => diagnostics.finish());
   const settings: CliSettings = {
     // Plain http to another machine was already allowed or refused by the CLI's own rule
     // (settings.ts: MKT_ALLOW_INSECURE_HTTP), so the client's is not asked again.

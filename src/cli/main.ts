@@ -9,8 +9,8 @@ type ExitCodes = typeof import('./exit-codes.js');
 /** `commands`: the program's own (program.ts) unless given; tests give a command of their own. */
 export async function main(argv: string[], deps?: Deps, commands?: readonly RegisterCommand[]): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
-  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }, { splitProgramArgs }] = await Promise.all([
-    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'), import('./exec/split-program-args.js'),
+  const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }, { diagnosticsOf }, { splitProgramArgs }] = await Promise.all([
+    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'), import('./diagnostics.js'), import('./exec/split-program-args.js'),
   ]);
   // `--exec PROGRAM -- ARG...`: the words after `--` are the program's, set apart before commander
   // reads the rest, so none of them is taken for a flag or a symbol.
@@ -18,25 +18,33 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
   const state: RunState = { exitCode: exits.ExitCode.OK, cleanups: [], ...(programArgs === undefined ? {} : { programArgs }) };
   let own: ProcessDeps | undefined;
   let d: Deps | undefined;
-  let code: number;
+  let code: number = exits.ExitCode.OK;
+  let failure: { error: unknown } | undefined;
   /** Whether an error has been reported: one failure, one message. */
   let reported = false;
   try {
     if (deps === undefined) own = await createProcessDeps();
     d = withScrubbedDiagnostics(deps ?? own!);
+    // The config file's warnings (a file others can read) are said as the run says everything else.
+    d.config.warnTo(diagnosticsOf(d).warn);
     await createProgram(d, state, commands).parseAsync(words, { from: 'user' });
     code = state.exitCode;
   } catch (error) {
+    failure = { error };
+  } finally {
+    for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
+  }
+  // After the cleanups, so that nothing is said after the error (a JSON error object is the last line).
+  if (failure !== undefined) {
+    const { error } = failure;
     // commander.help: a command group run without its subcommand has printed its help (on stdout,
     // program.ts), as gh does: not an error.
     code = exits.isCommanderError(error) && (error.exitCode === 0 || error.code === 'commander.help')
       ? exits.ExitCode.OK
       : await reportError(exits, error, d ?? deps, state);
     reported = code !== exits.ExitCode.OK;
-  } finally {
-    for (const cleanup of state.cleanups.reverse()) await cleanup().catch(() => {});
-    own?.dispose();
   }
+  own?.dispose();
   if (own !== undefined && !reported) {
     // A failed write to stdout is reported on the next turn of the event loop. Output that was lost
     // is the failure to report, whatever the command's own exit code (`mkt status` exits 4 with its
@@ -48,15 +56,15 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
       code = await reportError(exits, outputError(failed), d, state);
     }
   }
+  if (d !== undefined) diagnosticsOf(d).finish();
   return code;
 }
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, isCommanderError, statusFor } = exits;
-  const [{ debugStack, explainUsage, reportWords }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
-    import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
+  const [{ debugStack, explainUsage, reportWords }, { diagnosticsAsJson }, { diagnosticsOf }, { printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
+    import('./explain.js'), import('./options/format.js'), import('./diagnostics.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
   ]);
-  const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
   const usage = isCommanderError(error) ? explainUsage(error, state.command) : undefined;
@@ -64,21 +72,28 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
     internalHint: 'run again with MKT_DEBUG=1 for details, and report it if it persists',
     interrupted: 'interrupted',
   }, usage);
-
   // Failed checks (exit 8, or with --strict's exit 3): each one, in words before the error's line,
   // or as data in the JSON object.
   const checks = failedChecksOf(error);
-  if (errorsAsJson(deps, state.command)) {
-    stderr.write(`${safeJson({
-      error: {
-        code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null,
-        ...(checks === undefined ? {} : { checks: checks.checks }),
-      },
-    })}\n`);
-  } else {
-    for (const line of checks?.lines ?? []) stderr.write(`${scrubSecrets(deps, printable(line))}\n`);
-    stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
+  const text = [...(checks?.lines ?? []).map((line) => printable(line)), `error: ${message}`, ...(hint ? [`hint: ${hint}`] : []), ...(requestId ? [`request id: ${requestId}`] : [])].join('\n');
+  const object = {
+    error: {
+      code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null,
+      ...(checks === undefined ? {} : { checks: checks.checks }),
+    },
+  };
+  const stack = isDebug(env) && error instanceof Error ? debugStack(deps, error) : undefined;
+  if (deps === undefined) {
+    // No deps, so no diagnostics: the process could not be set up. Its words, on the process's stderr.
+    process.stderr.write(`${text}\n${stack === undefined ? '' : `${stack}\n`}`);
+    return exitCode;
   }
-  if (isDebug(env) && error instanceof Error) stderr.write(`${debugStack(deps, error)}\n`);
+  const diagnostics = diagnosticsOf(deps);
+  // An error before the command's flags were parsed (a bad flag): its format decides now.
+  if (diagnostics.json === undefined) diagnostics.decide(diagnosticsAsJson(deps, state.command));
+  // The stack trace after the words in text; under JSON, a debug line before the error object, which is last.
+  if (stack !== undefined && diagnostics.json) diagnostics.debug(stack);
+  diagnostics.error(object, text);
+  if (stack !== undefined && !diagnostics.json) diagnostics.debug(stack);
   return exitCode;
 }

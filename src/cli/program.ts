@@ -3,6 +3,8 @@
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
 import type { RunState } from './run-state.js';
+import { diagnosticsOf } from './diagnostics.js';
+import { diagnosticsAsJson } from './options/format.js';
 import { createTerminal } from './terminal.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
@@ -50,14 +52,16 @@ Examples:
 Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for the environment variables.`);
   addTargetOptions(program);
   program
-    .option('-v, --verbose', 'print each request and response on stderr (secrets redacted)')
+    .option('-v, --verbose', 'print each request and response on stderr (secrets redacted; JSON lines under a JSON format)')
     .option('-q, --quiet', QUIET_HELP);
   configure(program, deps, state);
 
   for (const register of commands) register(program, deps, state);
   for (const command of program.commands) configure(command, deps, state);
-  // The run's terminal, once the flags are parsed: --no-color holds for every command, before it or after.
+  // The run's terminal, once the flags are parsed: --no-color holds for every command, before it or
+  // after; and whether stderr is JSON lines, which follows the command's format (diagnostics.ts).
   program.hook('preAction', (_program, action) => {
+    diagnosticsOf(deps).decide(diagnosticsAsJson(deps, action));
     state.terminal = createTerminal(deps, { noColor: colorRefused(action) });
   });
   return program;

@@ -2,10 +2,14 @@
 // on stderr, in a pipe too: one line when it starts (`waiting 58s for the rate limit (60/100
 // requests done)`), so a job's log says why it sat still. A terminal also shows progress: the
 // `fetched 3/10 batches` line, which counts a long wait down. Shorter waits are announced only on a
-// terminal or with --verbose; --quiet silences all of it (warnings and errors still print).
+// terminal or with --verbose; --quiet silences all of it (warnings and errors still print). What
+// is said goes through the run's diagnostics (diagnostics.ts), which own the progress line: they
+// clear it before anything else is written, and under a JSON format a wait is a JSON line and the
+// progress line is not drawn.
 import type { WaitEvent } from '../api/index.js';
 import { formatDuration, formatWait } from '../shared/duration.js';
 import type { Deps } from './deps.js';
+import { diagnosticsOf } from './diagnostics.js';
 import { isDebug } from './io.js';
 
 /** Waits longer than this are announced wherever stderr goes. */
@@ -15,8 +19,6 @@ export interface Progress {
   onWait(event: WaitEvent): void;
   /** `done` of `total` requests have completed. */
   onBatch(done: number, total: number): void;
-  /** Clears the progress line and stops any countdown. */
-  stop(): void;
 }
 
 export interface ProgressOptions {
@@ -27,27 +29,15 @@ export interface ProgressOptions {
 export function createProgress(deps: Deps, options: ProgressOptions): Progress {
   const tty = deps.io.stderrIsTTY;
   const verbose = options.verbose === true || isDebug(deps.env);
-  /** Whether the transient line (no newline) is showing. */
-  let shown = false;
-  let countdown: ReturnType<typeof setInterval> | undefined;
+  const diagnostics = diagnosticsOf(deps);
   /** The wait last told, so that batches waiting out the same Retry-After are told once. */
   let told: { kind: WaitEvent['kind']; attempt: number | undefined; end: number } | undefined;
-
-  const stopCountdown = () => {
-    if (countdown !== undefined) clearInterval(countdown);
-    countdown = undefined;
-  };
-  const transient = (text: string) => {
-    deps.io.stderr.write(`\r\u001b[2K${text}`);
-    shown = true;
-  };
   const batches = (done: number, total: number) => `fetched ${done}/${total} batches`;
 
   return {
     onBatch(done, total) {
-      stopCountdown();
-      if (options.quiet || !tty || total < 3) return;
-      transient(batches(done, total));
+      if (options.quiet || total < 3) return diagnostics.progress(undefined);
+      diagnostics.progress(batches(done, total));
     },
     onWait(event) {
       if (options.quiet) return;
@@ -56,24 +46,9 @@ export function createProgress(deps: Deps, options: ProgressOptions): Progress {
       const end = deps.now() + event.waitMs;
       if (told?.kind === event.kind && told.attempt === event.attempt && Math.abs(told.end - end) < 1000) return;
       told = { kind: event.kind, attempt: event.attempt, end };
-      stopCountdown();
-      // On a terminal, the progress line may be showing: clear it first.
-      deps.io.stderr.write(`${tty ? '\r\u001b[2K' : ''}${describeWait(event)}\n`);
-      shown = false;
-      if (!tty || !long) return;
-      const tick = () => {
-        const left = end - deps.now();
-        if (left <= 0) return stopCountdown();
-        transient(`${event.total > 1 ? `${batches(event.done, event.total)}; ` : ''}waiting ${formatWait(left)} ${event.kind === 'rate-limit' ? 'for the rate limit' : 'to retry'}`);
-      };
-      tick();
-      countdown = setInterval(tick, 1000);
-      countdown.unref();
-    },
-    stop() {
-      stopCountdown();
-      if (shown) deps.io.stderr.write('\r\u001b[2K');
-      shown = false;
+      diagnostics.wait(event, describeWait(event));
+      if (!long) return diagnostics.progress(undefined);
+      diagnostics.countdown(end, (left) => `${event.total > 1 ? `${batches(event.done, event.total)}; ` : ''}waiting ${formatWait(left)} ${event.kind === 'rate-limit' ? 'for the rate limit' : 'to retry'}`);
     },
   };
 }

@@ -10,6 +10,7 @@ import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
+import type { Warning } from '../shared/warnings.js';
 import { judgeChecks } from './options/checks.js';
 import type { Format } from './options/format.js';
 import { listSome, reportProblems, warnUnasked } from './problems.js';
@@ -43,21 +44,26 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
   // Ages are counted from the instant the table shows them at.
   const failedChecks = judgeChecks(model, options.checks, document, options.symbols, now);
 
-  const problems: string[] = [];
+  const problems: Warning[] = [];
   if (result.missing.length > 0) {
-    problems.push(`no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}`);
+    problems.push({ code: 'no_quote', message: `no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}` });
   }
-  if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
+  if (stale !== undefined && stale.length > 0) {
+    problems.push({ code: 'stale_quotes', message: `${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}` });
+  }
   // With or without --max-age: a quote stamped ahead of the clock is not a latest quote, however
   // fresh it reads. One Date.parse per quote, so checked on every run.
   const future = futureQuotes(result.data, now);
   if (future.length > 0) {
-    problems.push(`${future.length} quote${future.length === 1 ? '' : 's'} from the future (timestamp more than ${formatDuration(CLOCK_SKEW_MS)} ahead of this machine's clock): ${listSome(future)}`);
+    problems.push({
+      code: 'future_quotes',
+      message: `${future.length} quote${future.length === 1 ? '' : 's'} from the future (timestamp more than ${formatDuration(CLOCK_SKEW_MS)} ahead of this machine's clock): ${listSome(future)}`,
+    });
   }
   // Checked under --strict only: big.js on every price costs about 35 ms per 10,000 quotes, which
   // a plain run does not pay (the table marks them either way).
   const wrong = options.strict ? wrongQuotes(result.data) : [];
-  if (wrong.length > 0) problems.push(`${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}`);
+  if (wrong.length > 0) problems.push({ code: 'wrong_quotes', message: `${wrong.length} quote${wrong.length === 1 ? '' : 's'} that cannot be right: ${listSome(wrong)}` });
   // The service answers for the symbols requested: what it sent besides is left out (the library's
   // `unasked`), and said, as the watch says it. Not a problem --strict fails on: nothing is missing.
   warnUnasked(terminal, result.unasked);

@@ -2,6 +2,7 @@
 // it may do, and where it came from, stored in the profile with the settings given to get it.
 import type { TokenResponse } from '../api/index.js';
 import type { ProfileRecord, TokenRecord, TokenSource } from '../config/store.js';
+import { fingerprintKey, newFingerprintKey, secretFingerprint } from './client-tokens.js';
 import type { Deps } from './deps.js';
 import type { Settings } from './settings.js';
 
@@ -12,6 +13,8 @@ export interface SaveTokenInput {
   baseUrl: string;
   organizationId: string | undefined;
   clientId?: string;
+  /** `mkt token`'s: its fingerprint is kept with the token, so that a run with the same MKT_CLIENT_ID and MKT_CLIENT_SECRET uses it (client-tokens.ts). */
+  clientSecret?: string;
   /** Settings saved into the profile with the token (settingsToKeep). */
   settings?: Pick<ProfileRecord, 'base_url' | 'org'>;
 }
@@ -21,20 +24,28 @@ export interface SaveTokenInput {
  * changed, for the confirmation; undefined when none did.
  */
 export async function saveToken(deps: Deps, input: SaveTokenInput): Promise<{ record: TokenRecord; saved: string | undefined }> {
-  const record = tokenRecord(deps.now(), input.token, input);
+  const now = deps.now();
   const changed: string[] = [];
-  await deps.config.updateProfile(input.profile, (profile) => {
-    changed.length = 0;
-    const next: ProfileRecord = { ...profile, token: record };
-    if (input.settings?.base_url !== undefined && input.settings.base_url !== profile.base_url) {
-      next.base_url = input.settings.base_url;
-      changed.push(`base-url ${input.settings.base_url}`);
-    }
-    if (input.settings?.org !== undefined && input.settings.org !== profile.org) {
-      next.org = input.settings.org;
-      changed.push(`org ${input.settings.org}`);
-    }
-    return next;
+  const record = await deps.config.withLock(async (locked) => {
+    // The fingerprint's key is the file's as it is under the lock: another mkt may have just made it.
+    const fileKey = fingerprintKey(locked.data());
+    const key = input.clientSecret === undefined ? undefined : fileKey ?? await newFingerprintKey();
+    const fingerprint = key === undefined ? undefined : await secretFingerprint(key, input.clientSecret!);
+    const record = tokenRecord(now, input.token, { ...input, secretFingerprint: fingerprint });
+    locked.update((profiles) => {
+      const profile: ProfileRecord = (Object.hasOwn(profiles, input.profile) ? profiles[input.profile] : undefined) ?? {};
+      const next: ProfileRecord = { ...profile, token: record };
+      if (input.settings?.base_url !== undefined && input.settings.base_url !== profile.base_url) {
+        next.base_url = input.settings.base_url;
+        changed.push(`base-url ${input.settings.base_url}`);
+      }
+      if (input.settings?.org !== undefined && input.settings.org !== profile.org) {
+        next.org = input.settings.org;
+        changed.push(`org ${input.settings.org}`);
+      }
+      profiles[input.profile] = next;
+    }, key === undefined || key === fileKey ? undefined : { fingerprint_key: key });
+    return record;
   });
   const saved = changed.length === 0 ? undefined : `Saved ${changed.join(' and ')} in profile ${input.profile} for later commands (\`mkt config list\` shows the settings).`;
   return { record, saved };
@@ -54,7 +65,10 @@ export function settingsToKeep(settings: Settings, baseUrl: string, organization
 }
 
 /** What is stored of a token the service issued at `now`. */
-export function tokenRecord(now: number, token: TokenResponse, from: { source: TokenSource; baseUrl: string; organizationId: string | undefined; clientId?: string }): TokenRecord {
+export function tokenRecord(
+  now: number, token: TokenResponse,
+  from: { source: TokenSource; baseUrl: string; organizationId: string | undefined; clientId?: string; secretFingerprint?: string },
+): TokenRecord {
   return {
     access_token: token.accessToken,
     token_type: token.tokenType,
@@ -64,6 +78,7 @@ export function tokenRecord(now: number, token: TokenResponse, from: { source: T
     base_url: from.baseUrl,
     source: from.source,
     ...(from.clientId ? { client_id: from.clientId } : {}),
+    ...(from.secretFingerprint ? { secret_fingerprint: from.secretFingerprint } : {}),
     obtained_at: new Date(now).toISOString(),
   };
 }

@@ -3,10 +3,11 @@
 // the last guard for what a server, a file or an error message may echo back. Only
 // diagnostics: the data on stdout is written as the service sent it, whatever it happens to contain
 // (scrubbing data turned every timestamp into `[redacted]-11-24` for a client secret `2026`). main wraps the run's
-// stderr once; code that comes to hold a secret registers it with holdSecret.
+// stderr once, in the run's one writer of it (diagnostics.ts); code that comes to hold a secret
+// registers it with holdSecret.
 import { redactSecrets } from '../shared/text.js';
 import type { Deps } from './deps.js';
-import type { Output } from './io.js';
+import { attachDiagnostics, createDiagnostics } from './diagnostics.js';
 
 /** The secrets of each run, by the Deps main hands to the commands. */
 const held = new WeakMap<Deps, Set<string>>();
@@ -15,16 +16,21 @@ const held = new WeakMap<Deps, Set<string>>();
 const SECRET_VARIABLES = ['MKT_TOKEN', 'MKT_API_KEY', 'MKT_CLIENT_SECRET'] as const;
 
 /**
- * `deps` with its diagnostics (stderr) scrubbed of every secret held during the run. stdout is
- * handed on as it is: no renderer can scrub the data, by mistake or on purpose.
+ * `deps` with the run's diagnostics (diagnostics.ts, diagnosticsOf): what it writes on stderr is
+ * scrubbed of every secret held during the run. stdout is handed on unscrubbed: no renderer can
+ * scrub the data, by mistake or on purpose; the diagnostics only clear their progress line first.
  */
 export function withScrubbedDiagnostics(deps: Deps): Deps {
   const secrets = new Set<string>();
-  const scrub = (output: Output): Output => ({ write: (text) => output.write(secrets.size === 0 ? text : redactSecrets(text, secrets)) });
+  const diagnostics = createDiagnostics({
+    stdout: deps.io.stdout, stderr: deps.io.stderr, tty: deps.io.stderrIsTTY, now: deps.now,
+    scrub: (text) => (secrets.size === 0 ? text : redactSecrets(text, secrets)),
+  });
   // Not a spread: the process's io reads stdin and its TTY flag lazily through getters (start-up cost).
-  const io = Object.create(deps.io, { stderr: { value: scrub(deps.io.stderr) } }) as Deps['io'];
+  const io = Object.create(deps.io, { stdout: { value: diagnostics.stdout }, stderr: { value: diagnostics.stderr } }) as Deps['io'];
   const scrubbed: Deps = { ...deps, io };
   held.set(scrubbed, secrets);
+  attachDiagnostics(scrubbed, diagnostics);
   for (const name of SECRET_VARIABLES) holdSecret(scrubbed, deps.env[name]);
   return scrubbed;
 }

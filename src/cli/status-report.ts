@@ -16,6 +16,8 @@ export interface StatusReport {
     kind: string;
     source: string;
     obtained_via: string | null;
+    /** Whose token it is: the client it was minted for (an API key's client id, for mkt login's); null for MKT_TOKEN's. */
+    client_id: string | null;
     type: string | null;
     scope: string | null;
     organization_id: string | null;
@@ -29,7 +31,13 @@ export interface StatusReport {
   /** Things that may go wrong although the credentials look usable (an organization the token was not issued for). */
   warnings: string[];
   /** MKT_CLIENT_ID and MKT_CLIENT_SECRET: with them, commands get a token when there is none or it has expired. */
-  client_credentials: { present: boolean; client_id: string | null; renews_token: boolean };
+  client_credentials: {
+    present: boolean;
+    client_id: string | null;
+    renews_token: boolean;
+    /** Why the profile's stored token is not used with these client credentials (another client's, say); null when it is, or there is none. */
+    profile_token_set_aside: string | null;
+  };
   /** What the service said to one quotes request (--check); null without --check. */
   check: StatusCheck | null;
 }
@@ -64,7 +72,8 @@ export function renderStatus(report: StatusReport): string {
   const token = report.token;
   if (!token.present) rows.push(['Token', '(none)']);
   else {
-    rows.push(['Token', `${token.obtained_via === 'environment' ? 'from MKT_TOKEN' : `via ${token.obtained_via}`}  (${describe(token)})`]);
+    const whose = token.client_id === null ? '' : ` for client ${token.client_id}`;
+    rows.push(['Token', `${token.obtained_via === 'environment' ? 'from MKT_TOKEN' : `via ${token.obtained_via}${whose}`}  (${describe(token)})`]);
     rows.push(['  Type', token.type ?? '?']);
     rows.push(['  Scope', token.scope || '(none)']);
     if (token.issued_by) rows.push(['  Issued by', token.issued_by]);
@@ -77,7 +86,9 @@ export function renderStatus(report: StatusReport): string {
   }
   const file = report.config_file;
   rows.push(['Config file', `${file.path}${file.exists ? `  (mode ${file.mode}, directory ${file.dir_mode}, ${file.safe ? 'private' : 'READABLE BY OTHERS'})` : '  (not created yet)'}`]);
-  if (report.client_credentials.present) rows.push(['Client credentials', `${report.client_credentials.client_id}  (from MKT_CLIENT_ID and MKT_CLIENT_SECRET)`]);
+  const client = report.client_credentials;
+  if (client.present) rows.push(['Client credentials', `${client.client_id}  (from MKT_CLIENT_ID and MKT_CLIENT_SECRET)`]);
+  if (client.profile_token_set_aside !== null) rows.push(["  Profile's token", `not used: ${client.profile_token_set_aside}`]);
   if (report.check) rows.push(...checkRows(report.check));
   // Scope, organization and addresses can come from the service: nothing in them may drive the terminal.
   for (const row of rows) row[1] = printable(row[1]);

@@ -1,18 +1,19 @@
-// The run's terminal, described once (as gh's IOStreams is): where the data and the diagnostics go,
-// whether each is a TTY and may be coloured, whether stdout can redraw in place, its width, plain
-// ASCII or UTF-8, and the clock. program.ts makes it when the command's flags are parsed (--no-color
+// The run's terminal, described once (as gh's IOStreams is): where the data and the diagnostics go
+// (stderr's one writer, diagnostics.ts), whether each is a TTY and may be coloured, whether stdout
+// can redraw in place, its width, plain ASCII or UTF-8, and the clock. program.ts makes it when the command's flags are parsed (--no-color
 // may come before the command or after it); commands, the writer (writer.ts) and the watch read it,
 // and none of them decides colour, width or characters on its own. Colour is handed down as a
 // boolean: chalk's global level is never changed.
 import { useAscii } from './charset.js';
 import type { Deps } from './deps.js';
+import { diagnosticsOf, type Diagnostics } from './diagnostics.js';
 import type { Env, Output } from './io.js';
 
 export interface Terminal {
-  /** The data: written exactly as given, never scrubbed. */
+  /** The data: written exactly as given, never scrubbed, the progress line cleared first (diagnostics.ts). */
   readonly stdout: Output;
-  /** Diagnostics, scrubbed of secrets (secrets.ts). */
-  readonly stderr: Output;
+  /** Everything said on stderr: warnings, progress, debug lines, in text or JSON lines, scrubbed of secrets. */
+  readonly diagnostics: Diagnostics;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   /** Colour on stdout. */
@@ -44,7 +45,7 @@ export function createTerminal(deps: Deps, flags: TerminalFlags = {}): Terminal 
   const noColor = flags.noColor === true;
   return {
     stdout: io.stdout,
-    stderr: io.stderr,
+    diagnostics: diagnosticsOf(deps),
     stdoutIsTTY: io.stdoutIsTTY,
     stderrIsTTY: io.stderrIsTTY,
     color: isColorEnabled(io.stdoutIsTTY, env, noColor),

@@ -7,8 +7,13 @@
 // stores the token; the others, once they have the lock, find a fresh token in the file and use it.
 // A service that restarted (tokens lost) answers 401 until the stored expiry: the client's token
 // source (credentials.ts) then renews here once, and the client repeats the request once.
+//
+// The token renewed is the client's own (client-tokens.ts): found under the lock by base URL, client
+// id and the fingerprint of the secret, and kept where it belongs, the profile's own token or one
+// kept beside it for that client.
 import type { TokenResponse } from '../api/index.js';
-import type { TokenRecord } from '../config/store.js';
+import type { ProfileRecord, TokenRecord } from '../config/store.js';
+import { findClientToken, fingerprintKey, keepClientToken, newFingerprintKey, secretFingerprint } from './client-tokens.js';
 import type { Deps } from './deps.js';
 import { tokenRecord } from './saved-token.js';
 import { holdSecret } from './secrets.js';
@@ -33,12 +38,18 @@ export interface TokenRequests {
 }
 
 /**
- * A token for `target`: the one another mkt stored meanwhile if it is fresh (and is not `rejected`,
- * the one the service just refused), else a new one, minted and stored under the same lock.
+ * A token for `target`: the client's own that another mkt stored meanwhile if it is fresh (and is
+ * not `rejected`, the one the service just refused), else a new one, minted and stored under the
+ * same lock.
  */
 export async function renewToken(deps: Deps, target: RenewalTarget, requests: TokenRequests, rejected?: string): Promise<string> {
   return deps.config.withLock(async (locked) => {
-    const stored = locked.data().profiles?.[target.profile]?.token;
+    const data = locked.data();
+    const fileKey = fingerprintKey(data);
+    const key = fileKey ?? await newFingerprintKey();
+    const fingerprint = await secretFingerprint(key, target.clientSecret);
+    const profileOf = (profiles: Record<string, ProfileRecord> | undefined) => profiles !== undefined && Object.hasOwn(profiles, target.profile) ? profiles[target.profile] : undefined;
+    const stored = findClientToken(profileOf(data.profiles), target, fingerprint)?.token;
     if (stored !== undefined && typeof stored.access_token === 'string' && stored.access_token !== rejected && target.isFresh(stored)) {
       holdSecret(deps, stored.access_token);
       requests.onDebug?.('* another mkt renewed the token meanwhile; using that one');
@@ -46,10 +57,12 @@ export async function renewToken(deps: Deps, target: RenewalTarget, requests: To
     }
     const fresh = await requests.clientCredentials(target);
     holdSecret(deps, fresh.accessToken);
-    const record = tokenRecord(deps.now(), fresh, { source: 'client-credentials', baseUrl: target.baseUrl, organizationId: target.organizationId, clientId: target.clientId });
-    locked.update((profiles) => {
-      profiles[target.profile] = { ...profiles[target.profile], token: record };
+    const record = tokenRecord(deps.now(), fresh, {
+      source: 'client-credentials', baseUrl: target.baseUrl, organizationId: target.organizationId, clientId: target.clientId, secretFingerprint: fingerprint,
     });
+    locked.update((profiles) => {
+      profiles[target.profile] = keepClientToken(profileOf(profiles), record, deps.now());
+    }, key === fileKey ? undefined : { fingerprint_key: key });
     return fresh.accessToken;
   }, requests.lockWaitMs);
 }

@@ -9,11 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AbortError } from '../shared/errors.js';
 import { LOCK_STALE_MS, LOCK_WAIT_MS, MAX_CONFIG_BYTES } from '../shared/limits.js';
-import type { ConfigData, ProfileRecord } from './config-data.js';
+import type { Warning } from '../shared/warnings.js';
+import { holdsSecret, type ConfigData, type ProfileRecord } from './config-data.js';
 import { ConfigError, configFault } from './errors.js';
 import { LockBusyError, withFileLock } from './file-lock.js';
 import { removeLeftovers, tidyLeftovers } from './leftovers.js';
-import { DIR_MODE, FILE_MODE, formatMode, permissionReport, permissionWarnings, type PermissionReport } from './modes.js';
+import { DIR_MODE, directoryWarnings, FILE_MODE, fileWarnings, formatMode, permissionReport, type PermissionReport } from './modes.js';
 import { parseConfig, serializeConfig, tooLarge } from './parse-config.js';
 import { NotRegularFileError, notRegular, openRegularFile, readAtMost } from './regular-file.js';
 import { assertTrustedDirectory, assertTrustedFile, nearestExisting } from './trust.js';
@@ -28,15 +29,18 @@ export { formatMode, type PermissionReport } from './modes.js';
 export interface LockedConfig {
   /** The file as read under the lock, or as last written by `update`. */
   data(): ConfigData;
-  /** Changes the profiles (a copy, edited in place) and writes the file, at once. */
-  update(change: (profiles: Record<string, ProfileRecord>) => void): void;
+  /** Changes the profiles (a copy, edited in place), sets the file's other `members` given, and writes the file, at once. */
+  update(change: (profiles: Record<string, ProfileRecord>) => void, members?: Omit<ConfigData, 'profiles'>): void;
 }
 
 export interface ConfigStoreOptions {
   /** The directory holding config.json. */
   dir: string;
-  /** Told what is open to other users, and what a write closed. */
-  onWarning?: (message: string) => void;
+  /**
+   * Told what is open to other users: a file others can read, at every read; a directory others can
+   * see into, when a secret is written there; and what a write closed.
+   */
+  onWarning?: (warning: Warning) => void;
   /** Once aborted, a write not yet made is not made (AbortError, exit 130). */
   signal?: AbortSignal;
 }
@@ -45,7 +49,7 @@ export class ConfigStore {
   readonly dir: string;
   readonly path: string;
   readonly #lock: string;
-  readonly #onWarning: (message: string) => void;
+  #onWarning: (warning: Warning) => void;
   readonly #signal: AbortSignal | undefined;
   #data: ConfigData | undefined;
   /** What this run does with the file, as a refusal words it: read it, or change it too. */
@@ -68,11 +72,20 @@ export class ConfigStore {
       const names = listing(path.dirname(target));
       const locks = path.dirname(target) === this.dir ? names : listing(this.dir);
       if (locks.includes(path.basename(this.#lock))) this.#checkLock(this.#doing);
-      for (const warning of permissionWarnings(this.path, this.dir)) this.#onWarning(warning);
+      for (const warning of fileWarnings(this.path)) this.#onWarning(warning);
       tidyLeftovers(target, this.#lock, names, locks);
       this.#data = data;
     }
     return this.#data;
+  }
+
+  /**
+   * Tells `listener` the store's warnings from now on, instead of the constructor's `onWarning`:
+   * main hands them to the run's diagnostics (src/cli/diagnostics.ts), which word them for the
+   * run's format, once the store is made.
+   */
+  warnTo(listener: (warning: Warning) => void): void {
+    this.#onWarning = listener;
   }
 
   /**
@@ -146,14 +159,14 @@ export class ConfigStore {
         this.#data = data;
         return work({
           data: () => data,
-          update: (change) => {
+          update: (change, members) => {
             const profiles = { ...data.profiles };
             change(profiles);
-            const written = { ...data, profiles };
+            const written = { ...data, ...members, profiles };
             const text = serializeConfig(written, this.path);
             // The last moment to honour Ctrl-C: after the rename, the write has happened and says so.
             if (this.#signal?.aborted) throw new AbortError();
-            this.#write(text);
+            this.#write(text, holdsSecret(written));
             data = written;
             this.#data = written;
           },
@@ -199,8 +212,11 @@ export class ConfigStore {
     }
   }
 
-  /** The new text written whole beside the file (or beside what config.json links to), then renamed over it. */
-  #write(text: string): void {
+  /**
+   * The new text written whole beside the file (or beside what config.json links to), then renamed
+   * over it. `secret`: the text holds a secret, so what others can see of the directory is said.
+   */
+  #write(text: string, secret: boolean): void {
     const target = this.#target();
     const existing = fs.statSync(target, { throwIfNoEntry: false });
     if (existing !== undefined && (existing.mode & 0o200) === 0) {
@@ -213,8 +229,10 @@ export class ConfigStore {
       throw configFault(error, `write the config file ${this.path}`, this.dir);
     }
     if (existing !== undefined && (existing.mode & 0o077) !== 0) {
-      this.#onWarning(`${this.path} was readable by other users (mode ${formatMode(existing.mode & 0o7777)}); it is ${formatMode(FILE_MODE)} now`);
+      this.#onWarning({ code: 'config_file_closed', message: `${this.path} was readable by other users (mode ${formatMode(existing.mode & 0o7777)}); it is ${formatMode(FILE_MODE)} now` });
     }
+    // The directory the secret is now in: config.json's, or that of the file it links to.
+    if (secret) for (const warning of directoryWarnings(path.dirname(target))) this.#onWarning(warning);
   }
 
   /**

@@ -64,13 +64,19 @@ export const CLOCK_SKEW_MS = 10_000;
  */
 export const RENEW_BEFORE_MS = 60_000;
 export const RENEW_FRACTION = 0.1;
+/**
+ * Tokens kept per profile for clients other than the profile's own (MKT_CLIENT_ID and
+ * MKT_CLIENT_SECRET): the most recently minted that have not expired. Sixteen CI jobs with sixteen
+ * clients sharing one config file keep their own tokens; a seventeenth replaces the oldest.
+ */
+export const MAX_CLIENT_TOKENS = 16;
 /** How long a run waits for the config file's lock (a token renewal: beyond the holder's own token request). */
 export const LOCK_WAIT_MS = 10_000;
 /** A lock whose holder cannot be checked (another host's, or an older mkt's, empty) is abandoned after this. */
 export const LOCK_STALE_MS = 10_000;
 /** The config file, as read or as mkt would write it: larger is refused. A thousand profiles with tokens take about 400 KB. */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
-/** How deep the config file's values may nest: mkt's own go four levels deep (the file, profiles, a profile, its token). */
+/** How deep the config file's values may nest: mkt's own go five levels deep (the file, profiles, a profile, its client_tokens, a token). */
 export const MAX_CONFIG_DEPTH = 64;
 
 // --- mkt quotes --watch (src/cli/watch/) ---
@@ -101,5 +107,16 @@ export const MAX_SECRET_BYTES = 64 * 1024;
 export const MAX_SYMBOLS_FILE_BYTES = 16 * 1024 * 1024;
 /** A positions file (mkt value), or positions text a program parses: the cap of --symbols-file. */
 export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * The numbers a valuation computes with (src/shared/decimal-bounds.ts): at most this many
+ * significant digits, digits before the point and places after it. 100 is ample for money (a
+ * market quotes a dozen digits, a ledger keeps a few places), and keeps every product and sum of a
+ * valuation cheap: the exact cost grows with the digits.
+ */
+export const MAX_SIGNIFICANT_DIGITS = 100;
+export const MAX_INTEGER_DIGITS = 100;
+export const MAX_FRACTION_DIGITS = 100;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+/** One message (a line) mkt mcp reads, as the MCP SDK's own stdio transport reads at most (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;

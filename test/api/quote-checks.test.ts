@@ -14,6 +14,7 @@ describe('quoteProblems', () => {
     ['nanoseconds and an offset', { ...good, timestamp: '2026-11-23T13:59:58.123456789+02:00' }],
     ['29 February of a leap year', { ...good, timestamp: '2024-02-29T00:00:00Z' }],
     ['a timestamp 10 s ahead: within the clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:10Z' }],
+    ['a symbol with =, +, - and @ after its first character', { ...good, symbol: 'A=B+C-D@E' }],
   ])('finds nothing wrong with %s', (_name, quote) => {
     expect(quoteProblems(quote, now)).toEqual([]);
   });
@@ -30,6 +31,7 @@ describe('quoteProblems', () => {
     ['a timestamp 23 hours ahead', { ...good, timestamp: '2026-11-24T11:00:00Z' }, ['timestamp is 23h in the future']],
     ['a timestamp 11 s ahead, past the 10 s clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:11Z' }, ['timestamp is 11s in the future']],
     ['an offset of 24 hours', { ...good, timestamp: '2026-11-23T12:00:00+24:00' }, ['timestamp is not an RFC 3339 date-time']],
+    ...['=', '+', '-', '@'].map((first): [string, Quote, string[]] => [`a symbol that starts with ${first}`, { ...good, symbol: `${first}EURUSD` }, [`symbol starts with ${first}`]]),
   ])('names %s', (_name, quote, problems) => {
     expect(quoteProblems(quote, now)).toEqual(problems);
   });

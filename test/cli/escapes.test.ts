@@ -98,7 +98,7 @@ describe('mkt sandbox --host', () => {
   it('names the host made safe in its warning and its error', async () => {
     const result = await runCli(['sandbox', '--host', OSC, '--port', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('sandbox: warning: --host ]0;PWNED is not a loopback address');
+    expect(result.stderr).toContain('warning: --host ]0;PWNED is not a loopback address');
     expect(result.stderr).not.toMatch(UNSAFE);
   });
 

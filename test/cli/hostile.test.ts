@@ -51,7 +51,10 @@ describe('hostile service text', () => {
     expect(result.stdout).not.toMatch(RAW);
     expect(result.stdout).not.toContain('USD\\u202e');
     expect(result.stderr).not.toMatch(RAW);
-    expect(result.stderr).toContain('warning: the service sent quotes for symbols not asked for (EUR31mUSD); they are left out');
+    // Under a JSON format, a JSON line.
+    expect(JSON.parse(result.stderr.split('\n')[0]!)).toEqual({
+      warning: { code: 'unasked_quotes', message: 'the service sent quotes for symbols not asked for (EUR31mUSD); they are left out', hint: null },
+    });
   });
 
   it('refuses a price with an absurd exponent instead of running out of memory: exit 1', async () => {

@@ -109,8 +109,8 @@ describe('verdicts', () => {
     expect(result.code).toBe(8);
     expect(result.stdout).toContain(`"bid":${flags.includes('ndjson') ? '' : ' '}${BID}`);
     const lines = result.stderr.trim().split('\n');
-    // The warning for the missing symbol is text; the error is one JSON object, last.
-    expect(lines[0]).toBe('warning: no quote for 1 of 2 symbols: GBPUSD');
+    // The warning for the missing symbol is a JSON line; the error is one JSON object, last.
+    expect(JSON.parse(lines[0]!)).toEqual({ warning: { code: 'no_quote', message: 'no quote for 1 of 2 symbols: GBPUSD', hint: null } });
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[1]!)).toEqual({
       error: {

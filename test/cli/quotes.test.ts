@@ -138,7 +138,8 @@ describe('quotes against the sandbox', () => {
     const stale = await run(['EURUSD', 'AAPL', '--max-age', '30s', '--json'], { now: later });
     expect(stale.code).toBe(0);
     expect(JSON.parse(stale.stdout).stale).toEqual(['EURUSD', 'AAPL']);
-    expect(stale.stderr).toBe('warning: 2 stale quotes (older than 30s): EURUSD, AAPL\n');
+    expect(stale.stderr).toBe('{"warning":{"code":"stale_quotes","message":"2 stale quotes (older than 30s): EURUSD, AAPL","hint":null}}\n');
+    expect((await run(['EURUSD', 'AAPL', '--max-age', '30s', '--format', 'csv'], { now: later })).stderr).toBe('warning: 2 stale quotes (older than 30s): EURUSD, AAPL\n');
     expect((await run(['EURUSD', '--max-age', '30s', '--strict'], { now: later })).code).toBe(3);
     const table = await run(['EURUSD', '--max-age', '30s', '--format', 'table'], { now: later });
     expect(table.stdout).toMatch(/4\ds │ stale/);
@@ -222,7 +223,7 @@ describe('quotes against a scripted server', () => {
     expect(result.stdout).toContain('"bid": 1.08505,');
     // GBPUSD was not asked for: left out, and said on stderr, as the watch does.
     expect(JSON.parse(result.stdout).data.map((quote: { symbol: string }) => quote.symbol)).toEqual(['EURUSD']);
-    expect(result.stderr).toBe('warning: the service sent quotes for symbols not asked for (GBPUSD); they are left out\n');
+    expect(result.stderr).toBe('{"warning":{"code":"unasked_quotes","message":"the service sent quotes for symbols not asked for (GBPUSD); they are left out","hint":null}}\n');
   });
 
   it.each([

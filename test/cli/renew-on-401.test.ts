@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
+import { FINGERPRINT_KEY, fingerprintOf } from '../helpers/client-token.js';
 import { useServers } from '../helpers/fault-server.js';
 
 const servers = useServers();
@@ -27,10 +28,10 @@ async function restartedService(options: { acceptsAny?: false } = {}) {
   });
   const configDir = path.join(tempDir(), 'cfg');
   fs.mkdirSync(configDir, { mode: 0o700 });
-  // A token from before the restart, an hour from expiry by the stored clock.
-  fs.writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { token: {
+  // The client's own token from before the restart, an hour from expiry by the stored clock.
+  fs.writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ fingerprint_key: FINGERPRINT_KEY, profiles: { default: { token: {
     access_token: 'tok-before-restart', token_type: 'Bearer', base_url: server.url, source: 'client-credentials', client_id: 'demo',
-    obtained_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + 3_600_000).toISOString(),
+    secret_fingerprint: fingerprintOf('demo-secret'), obtained_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + 3_600_000).toISOString(),
   } } } }), { mode: 0o600 });
   // A clock that the watch's sleeps move, so that its waits cost no real time.
   let time = NOW + 60_000;

@@ -74,8 +74,13 @@ describe('mkt status', () => {
   it('flags a config file readable by others (a read changes nothing; the next write repairs it)', async () => {
     await login();
     fs.chmodSync(configFile(), 0o644);
+    const text = await run(['status']);
+    expect(text.stderr).toBe(`warning: ${configFile()} is readable by other users (mode 0644); mkt closes it at its next write, or run chmod 0600 ${configFile()}\n`);
+    // Under --json, the same warning as a JSON line.
     const result = await run(['status', '--json']);
-    expect(result.stderr).toMatch(/warning: .*config\.json is readable by other users \(mode 0644\): mkt closes it at its next write, or run chmod 0600 /);
+    expect(JSON.parse(result.stderr)).toEqual({
+      warning: { code: 'config_file_readable', message: `${configFile()} is readable by other users (mode 0644)`, hint: `mkt closes it at its next write, or run chmod 0600 ${configFile()}` },
+    });
     expect(JSON.parse(result.stdout).config_file).toMatchObject({ mode: '0644', safe: false });
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o644);
     await run(['config', 'set', 'format', 'json']);
@@ -192,16 +197,19 @@ describe('expiry and transparent renewal', () => {
     expect(Date.parse(second.expires_at)).toBe(session.sandbox.clock.now() + 600_000);
   });
 
-  it('mints a token when there is none and client credentials are set', async () => {
+  it('mints a token when there is none and client credentials are set, kept for that client', async () => {
     const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret', MKT_ORG: 'org_demo' } });
     expect(result.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default.token.source).toBe('client-credentials');
+    const profile = JSON.parse(fs.readFileSync(configFile(), 'utf8')).profiles.default;
+    expect(profile.token).toBeUndefined();
+    expect(profile.client_tokens).toMatchObject([{ source: 'client-credentials', client_id: 'demo' }]);
   });
 
-  it('uses a still-valid token without renewing it', async () => {
-    await login();
+  it('uses a still-valid token of the same client without renewing it', async () => {
+    const env = { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' };
+    expect((await run(['token', '--org', 'org_demo'], { env })).code).toBe(0);
     const before = fs.readFileSync(configFile(), 'utf8');
-    const result = await run(['quotes', 'EURUSD'], { env: { MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: 'demo-secret' } });
+    const result = await run(['quotes', 'EURUSD'], { env });
     expect(result.code).toBe(0);
     expect(fs.readFileSync(configFile(), 'utf8')).toBe(before);
   });

@@ -16,15 +16,15 @@ describe('red while quotes work: client credentials in the environment are usabl
     const status = await run(['status'], { env: clientCredentials });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^Client credentials: +demo {2}\(from MKT_CLIENT_ID and MKT_CLIENT_SECRET\)$/m);
-    expect(status.stdout).toContain('Warning: not logged in: no stored token; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it');
+    expect(status.stdout).toContain(`Warning: no stored token of client demo for ${session.sandbox.url}; MKT_CLIENT_ID and MKT_CLIENT_SECRET will get a new one when a command needs it`);
     expect(status.stdout).toContain('Credentials are usable.');
     const json = JSON.parse((await run(['status', '--json'], { env: clientCredentials })).stdout);
     expect(json).toMatchObject({ usable: true, client_credentials: { present: true, client_id: 'demo', renews_token: true }, check: null });
     expect((await run(['quotes', 'EURUSD'], { env: clientCredentials })).code).toBe(0);
   });
 
-  it('with an expired stored token: the same', async () => {
-    await login();
+  it('with an expired stored token of that client: the same', async () => {
+    expect((await run(['token'], { env: clientCredentials })).code).toBe(0);
     expect((await run(['status'], { now: later })).code).toBe(4);
     const status = await run(['status'], { now: later, env: clientCredentials });
     expect(status.code).toBe(0);

@@ -66,7 +66,14 @@ describe('an expires_at that is not a date (issue 19, item 8)', () => {
     const result = await run(['quotes', 'EURUSD', '--json'], { env: CREDS });
     expect(result.code, result.stderr).toBe(0);
     expect(tokenRequests()).toBe(before + 1);
-    expect(result.stderr).toContain(`warning: the stored token's expiry "${BAD}" is not a date, so it counts as expired (${path.join(configDir, 'config.json')}, profile default)`);
+    expect(JSON.parse(result.stderr)).toEqual({
+      warning: { code: 'token_expiry_unreadable', message: `the stored token's expiry "${BAD}" is not a date, so it counts as expired (${path.join(configDir, 'config.json')}, profile default)`, hint: null },
+    });
+    // In text, the same warning as a line.
+    editToken(configDir, { expires_at: BAD });
+    const text = await run(['quotes', 'EURUSD', '--format', 'tsv'], { env: CREDS });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe(`warning: the stored token's expiry "${BAD}" is not a date, so it counts as expired (${path.join(configDir, 'config.json')}, profile default)\n`);
     expect(Number.isFinite(Date.parse(storedToken(configDir).expires_at!))).toBe(true);
   });
 

@@ -166,7 +166,7 @@ describe('the terminal\'s countdown', () => {
     const test = createTestDeps({ stderrIsTTY: true });
     const progress = createProgress(test.deps, {});
     progress.onWait({ kind: 'retry', waitMs: 5000, reason: '503 Service Unavailable', done: 0, total: 3, attempt: 2, retries: 2 });
-    progress.stop();
+    progress.onBatch(1, 3);
     expect(test.stderr()).toContain('fetched 0/3 batches; waiting 5s to retry');
   });
 });

@@ -72,11 +72,12 @@ describe.runIf(posix)('directories mkt did not make keep their modes', () => {
     expect(result.code).toBe(0);
     expect(mode(dir)).toBe(0o1777);
     expect(mode(path.join(dir, 'config.json'))).toBe(0o600);
-    expect(result.stderr).toContain(`warning: ${dir} is shared with other users (mode 1777): config.json is kept private by its own mode (0600); `);
+    expect(result.stderr).toContain(`warning: ${dir} is shared with other users (mode 1777): config.json is kept private by its own mode (0600), `
+      + 'but they can see what is in it and hold its lock; a directory of your own is better (set MKT_CONFIG_DIR)\n');
     expect(result.stderr).not.toContain('0777');
   });
 
-  it('MKT_CONFIG_DIR=. leaves the working directory as it was (0755)', async () => {
+  it('MKT_CONFIG_DIR=. leaves the working directory as it was (0755), and says so when a token is written there, not for a setting', async () => {
     const cwd = tempDir();
     fs.chmodSync(cwd, 0o755);
     const child = spawn(...mkt(['config', 'set', 'format', 'json']), { cwd, env: baseEnv({ MKT_CONFIG_DIR: '.' }), stdio: ['pipe', 'pipe', 'pipe'] });
@@ -84,7 +85,12 @@ describe.runIf(posix)('directories mkt did not make keep their modes', () => {
     expect(result.code).toBe(0);
     expect(mode(cwd)).toBe(0o755);
     expect(mode(path.join(cwd, 'config.json'))).toBe(0o600);
-    expect(result.stderr).toContain(`warning: ${cwd} is readable by other users (mode 0755): config.json is kept private by its own mode (0600); if the directory should be yours alone: chmod 0700 ${cwd}`);
+    expect(result.stderr).toBe('Set format to json (profile default).\n');
+    const login = spawn(...mkt(['login', '--org', 'org_demo', '--base-url', sandbox.url]), { cwd, env: baseEnv({ MKT_CONFIG_DIR: '.', MKT_API_KEY: 'demo.demo-secret' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const loggedIn = await collect(login, performance.now(), '', 20_000);
+    expect(loggedIn.code).toBe(0);
+    expect(mode(cwd)).toBe(0o755);
+    expect(loggedIn.stderr).toContain(`warning: ${cwd} is readable by other users (mode 0755): config.json is kept private by its own mode (0600); if the directory should be yours alone: chmod 0700 ${cwd}\n`);
   });
 
   it('a home at 0755 stays 0755; the directories mkt makes under it are 0700', async () => {

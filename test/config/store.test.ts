@@ -3,7 +3,10 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, ConfigStore, defaultConfigDir } from '../../src/config/store.js';
 import { AbortError } from '../../src/shared/errors.js';
+import type { Warning } from '../../src/shared/warnings.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+
+const TOKEN = { access_token: 'tok_secret', token_type: 'Bearer', base_url: 'http://127.0.0.1:1', source: 'cli-login' as const, obtained_at: '2025-01-06T14:30:00.000Z' };
 
 const mode = (target: string) => fs.statSync(target).mode & 0o777;
 
@@ -25,23 +28,37 @@ describe('the config store', () => {
     expect(store.permissions()).toMatchObject({ safe: true, fileMode: 0o600, dirMode: 0o700 });
   });
 
-  it('warns of looser modes on read, changing nothing; a write makes the file 0600 and leaves the directory as it was', async () => {
+  it('warns on read of a config.json others can read, not of its directory; a write makes the file 0600 and says what others see of the directory only when it wrote a secret', async () => {
     const dir = path.join(tempDir(), 'cfg');
     await new ConfigStore({ dir }).updateProfile('default', () => ({ org: 'org_a' }));
-    fs.chmodSync(store(dir).path, 0o644);
+    const file = store(dir).path;
+    fs.chmodSync(file, 0o644);
     fs.chmodSync(dir, 0o755);
-    const warnings: string[] = [];
-    const reopened = new ConfigStore({ dir, onWarning: (message) => warnings.push(message) });
+    const warnings: Warning[] = [];
+    const reopened = new ConfigStore({ dir, onWarning: (warning) => warnings.push(warning) });
     expect(reopened.permissions().safe).toBe(false);
     expect(reopened.profile('default')).toEqual({ org: 'org_a' });
     expect(mode(dir)).toBe(0o755);
-    expect(mode(reopened.path)).toBe(0o644);
-    expect(warnings.join('\n')).toMatch(/config\.json is readable by other users \(mode 0644\): mkt closes it at its next write, or run chmod 0600 /);
-    expect(warnings.join('\n')).toContain(`${dir} is readable by other users (mode 0755): if the directory should be yours alone: chmod 0700 ${dir}`);
+    expect(mode(file)).toBe(0o644);
+    expect(warnings).toEqual([
+      { code: 'config_file_readable', message: `${file} is readable by other users (mode 0644)`, hint: `mkt closes it at its next write, or run chmod 0600 ${file}` },
+    ]);
+    // A setting, no secret: the file is closed, and the directory is nothing to say.
     await reopened.updateProfile('default', () => ({ org: 'org_b' }));
     expect(mode(dir)).toBe(0o755);
-    expect(mode(reopened.path)).toBe(0o600);
-    expect(warnings.join('\n')).toContain(`${reopened.path} was readable by other users (mode 0644); it is 0600 now`);
+    expect(mode(file)).toBe(0o600);
+    expect(warnings.slice(1)).toEqual([{ code: 'config_file_closed', message: `${file} was readable by other users (mode 0644); it is 0600 now` }]);
+    // A token written into a directory others can list: said, with the chmod that closes it.
+    await reopened.updateProfile('default', (profile) => ({ ...profile, token: TOKEN }));
+    expect(mode(dir)).toBe(0o755);
+    expect(warnings.slice(2)).toEqual([{
+      code: 'config_dir_readable', message: `${dir} is readable by other users (mode 0755): config.json is kept private by its own mode (0600)`,
+      hint: `if the directory should be yours alone: chmod 0700 ${dir}`,
+    }]);
+    // Read again by another run: the file is private now, and the directory is not said.
+    const again: Warning[] = [];
+    expect(new ConfigStore({ dir, onWarning: (warning) => again.push(warning) }).profile('default')?.org).toBe('org_b');
+    expect(again).toEqual([]);
   });
 
   it('keeps the mode 0600 when a write replaces a file that had another mode', async () => {
@@ -157,7 +174,7 @@ describe('the config store', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), '{}', { mode: 0o444 });
     fs.chmodSync(path.join(dir, 'config.json'), 0o444);
     const warnings: string[] = [];
-    expect(new ConfigStore({ dir, onWarning: (message) => warnings.push(message) }).read()).toEqual({});
+    expect(new ConfigStore({ dir, onWarning: (warning) => warnings.push(`${warning.message}; ${warning.hint ?? ''}`) }).read()).toEqual({});
     expect(mode(path.join(dir, 'config.json'))).toBe(0o444);
     expect(warnings).toEqual([expect.stringContaining(`${path.join(dir, 'config.json')} is readable by other users (mode 0444)`)]);
     expect(warnings[0]).toMatch(/chmod 0400 /);

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { sleep } from '../../src/shared/sleep.js';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Deps } from '../../src/cli/deps.js';
+import { diagnosticsOf } from '../../src/cli/diagnostics.js';
 import type { IO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 
@@ -75,7 +76,9 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     io,
     env,
     now: options.now ?? Date.now,
-    config: new ConfigStore({ dir: configDir, onWarning: (message) => io.stderr.write(`warning: ${message}\n`) }),
+    // Said by the diagnostics of these deps, for a test that calls a command's parts without main
+    // (main points the warnings at its run's).
+    config: new ConfigStore({ dir: configDir, onWarning: (warning) => diagnosticsOf(deps).warn(warning) }),
     dispatcher: options.dispatcher,
     signal: options.signal ?? new AbortController().signal,
     holdSignals: options.holdSignals ?? (() => () => {}),

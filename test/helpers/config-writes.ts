@@ -10,9 +10,9 @@ export function countConfigWrites(): { readonly count: number } {
   vi.spyOn(ConfigStore.prototype, 'withLock').mockImplementation(function (this: ConfigStore, work, waitMs) {
     return withLock.call(this, (locked) => work({
       data: locked.data,
-      update: (change) => {
+      update: (change, members) => {
         count++;
-        locked.update(change);
+        locked.update(change, members);
       },
     }), waitMs);
   });

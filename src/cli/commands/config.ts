@@ -3,6 +3,7 @@
 import { Argument, type Command } from 'commander';
 import type { ProfileRecord, TokenRecord } from '../../config/store.js';
 import { printable } from '../../shared/text.js';
+import { clientTokens } from '../client-tokens.js';
 import type { Deps } from '../deps.js';
 import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
@@ -110,6 +111,8 @@ Examples:
           if (value !== undefined) lines.push(`${options.all ? `${name}.` : ''}${key}=${value}`);
         }
         if (record.token) lines.push(`${options.all ? `${name}.` : ''}token=(stored, via ${record.token.source})`);
+        const kept = clientTokens(record);
+        if (kept.length > 0) lines.push(`${options.all ? `${name}.` : ''}client-tokens=(stored for ${kept.map((token) => String(token.client_id)).join(', ')})`);
       }
       writeLines(runTerminal(deps, state), lines);
     });

@@ -4,6 +4,7 @@ import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.
 import { saveToken, settingsToKeep } from '../saved-token.js';
 import { readOrganization, readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import { commandOptions } from '../options/command-options.js';
 import { API_KEY_PATTERN } from '../../shared/patterns.js';
 import { UsageError } from '../errors.js';
@@ -63,7 +64,7 @@ async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Pro
   const organization = await readOrganization(deps, settings);
   const organizationId = checkOrganization(organization.value, organization.prompted ? 'the prompt' : settings.org.source);
   if (deps.env.MKT_TOKEN) {
-    deps.io.stderr.write('warning: MKT_TOKEN is set; it overrides the token stored by this login until you unset it\n');
+    diagnosticsOf(deps).warn({ code: 'token_overridden', message: 'MKT_TOKEN is set; it overrides the token stored by this login until you unset it' });
   }
   const { client } = await createSignInClient(deps, options, state, settings, baseUrl);
   const token = await client.cliLogin({ apiKey, organizationId });
@@ -75,8 +76,8 @@ async function runLogin(deps: Deps, options: LoginOptions, state: RunState): Pro
     settings: settingsToKeep(settings, baseUrl, organization),
   });
   if (!options.quiet) {
-    deps.io.stderr.write(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}\n`);
-    if (saved) deps.io.stderr.write(`${saved}\n`);
+    diagnosticsOf(deps).info(`Logged in to ${baseUrl} for ${record.organization_id} (profile ${profile})${describeToken(deps, record.expires_at, record.scope)}`);
+    if (saved) diagnosticsOf(deps).info(saved);
   }
   warnAboutScope(deps, record.scope);
   return 0;

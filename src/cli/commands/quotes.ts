@@ -1,7 +1,6 @@
 // mkt quotes: the latest quotes as a table, TSV, JSON, NDJSON or CSV; exact prices; says what it
 // did not get.
 import type { Command } from 'commander';
-import type { QuotesResult } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../../shared/limits.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
 import type { Deps } from '../deps.js';
@@ -41,6 +40,10 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
     .addHelpText('after', `
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
 timestamp), json ({"data": [...], "missing": [...]}, the service's shape), ndjson (a quote per line).
+
+A symbol is 1 to 32 visible ASCII characters, not starting with =, +, - or @: no market's symbol
+does, and a spreadsheet runs a CSV cell that does as a formula. Such a symbol is refused (exit 2),
+so no CSV or TSV cell mkt writes starts a formula; a negative number is written as the number it is.
 
 Examples:
   $ mkt quotes EURUSD USDJPY AAPL
@@ -88,12 +91,6 @@ async function runQuotes(deps: Deps, args: string[], options: QuotesOptions, sta
 
   // Its token source renews a client-credentials token once after a 401, and the request is asked again.
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency: concurrency ?? DEFAULT_CONCURRENCY });
-  let result: QuotesResult;
-  try {
-    result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
-  } finally {
-    progress.stop();
-  }
-
+  const result = await client.getQuotes({ symbols, venue, batchSize, concurrency, onProgress: progress.onBatch });
   return writeQuotes(runTerminal(deps, state), result, { ...options, symbols, format, fields, maxAgeMs, checks });
 }

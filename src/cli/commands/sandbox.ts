@@ -3,6 +3,7 @@
 // Contract: docs/sandbox.md; in CI: docs/ci.md.
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import { UsageError } from '../errors.js';
 import { parseInteger, type IntegerRange } from '../../shared/integer.js';
 import { isLoopback } from '../../shared/loopback.js';
@@ -85,7 +86,10 @@ async function runSandbox(deps: Deps, flags: SandboxFlags): Promise<void> {
   // The host as typed, which may hold anything: made safe before it reaches the terminal.
   const shownHost = printable(host, { max: 100 });
   if (exposed) {
-    stderr.write(`sandbox: warning: --host ${shownHost} is not a loopback address: other machines that can reach this one can use the sandbox and its demo credentials. Use --host 127.0.0.1 to keep it to this machine.\n`);
+    diagnosticsOf(deps).warn({
+      code: 'sandbox_exposed', message: `--host ${shownHost} is not a loopback address: other machines that can reach this one can use the sandbox and its demo credentials`,
+      hint: 'use --host 127.0.0.1 to keep it to this machine',
+    });
   }
   let sandbox;
   try {

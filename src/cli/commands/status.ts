@@ -3,7 +3,8 @@
 // It never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { credentialsHint, expiresIn, isBearerToken, tokenProblem } from '../credentials.js';
+import { lookUpClientToken } from '../client-tokens.js';
+import { credentialsHint, expiresIn, isBearerToken, noClientToken, tokenProblem } from '../credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { ExitCode } from '../exit-codes.js';
@@ -30,9 +31,12 @@ export function registerStatus(program: Command, deps: Deps, state: RunState): v
     .option('--check-symbol <symbol>', `the symbol --check asks for (default ${DEFAULT_CHECK_SYMBOL})`)
     .addHelpText('after', `
 Offline, exits 0 when the credentials are usable (a token, or MKT_CLIENT_ID and MKT_CLIENT_SECRET
-to get one) and 4 when they are not. With --check, one quotes request (one symbol, one unit of the
-rate limit) proves reachability, authentication and authorization, as \`gh auth status\` does; the
-exit code is that request's: 0, 4 (401), 5 (403), 6 (429), 7 (network or 5xx).
+to get one) and 4 when they are not. With MKT_CLIENT_ID and MKT_CLIENT_SECRET, the token shown is
+that client's own, or none, and a line says why the profile's token is not used when it is another's.
+
+With --check, one quotes request (one symbol, one unit of the rate limit) proves reachability,
+authentication and authorization, as \`gh auth status\` does; the exit code is that request's: 0,
+4 (401), 5 (403), 6 (429), 7 (network or 5xx).
 
 A pre-flight answers at once: --check waits at most ${formatDuration(CHECK_MAX_WAIT_MS)} in all (enough for the short
 retries of a network error or a 5xx), so a rate limit that lifts later is exit 6 at once, with the
@@ -66,12 +70,21 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
     }
   }
   if (!settings.org.value) problems.push('no organization: pass --org, set MKT_ORG, or run `mkt config set org org_<id>`');
-  const token = settings.token.value;
   const now = deps.now();
   const fromEnv = settings.token.kind === 'env';
   const clientId = deps.env.MKT_CLIENT_ID || undefined;
-  const hasClientCredentials = clientId !== undefined && Boolean(deps.env.MKT_CLIENT_SECRET);
-  const problem = fromEnv ? undefined : tokenProblem(token, baseUrl, now);
+  const clientSecret = deps.env.MKT_CLIENT_SECRET || undefined;
+  const hasClientCredentials = clientId !== undefined && clientSecret !== undefined;
+  // As requireCredentials does: with client credentials, the token shown is that client's own, or none.
+  const client = hasClientCredentials && !fromEnv && baseUrl !== undefined ? { baseUrl, clientId, clientSecret } : undefined;
+  const lookup = client === undefined ? undefined : await lookUpClientToken(deps.config.read(), settings.record, client);
+  const token = lookup === undefined ? settings.token.value : lookup.found?.token;
+  const tokenFrom = lookup === undefined ? settings.token
+    : lookup.found === undefined ? { kind: 'unset', source: 'not set' }
+      : { kind: 'config', source: `${deps.config.path} (profile ${settings.profile.value}${lookup.found.where === 'client-tokens' ? ', client_tokens' : ''})` };
+  const problem = fromEnv ? undefined
+    : client !== undefined && token === undefined ? { kind: 'missing' as const, message: noClientToken(client, undefined) }
+      : tokenProblem(token, baseUrl, now);
   // As requireCredentials does: client credentials in the environment get a token when none is usable.
   const renews = hasClientCredentials && problem !== undefined && problem.kind !== 'other-service';
   if (fromEnv && !isBearerToken(token!.access_token)) problems.push('MKT_TOKEN holds a character a bearer token cannot have (a space, a line break or another control character)');
@@ -95,9 +108,10 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
     organization: setting(settings.org),
     token: {
       present: token !== undefined,
-      kind: settings.token.kind,
-      source: settings.token.source,
+      kind: tokenFrom.kind,
+      source: tokenFrom.source,
       obtained_via: token && !fromEnv ? token.source : fromEnv ? 'environment' : null,
+      client_id: !fromEnv && typeof token?.client_id === 'string' ? token.client_id : null,
       type: token?.token_type ?? null,
       scope: token?.scope ?? null,
       organization_id: token?.organization_id ?? null,
@@ -117,7 +131,10 @@ export async function buildStatus(deps: Deps, options: TargetFlags): Promise<Sta
       safe: permissions.safe,
     },
     warnings,
-    client_credentials: { present: hasClientCredentials, client_id: hasClientCredentials ? clientId : null, renews_token: renews },
+    client_credentials: {
+      present: hasClientCredentials, client_id: hasClientCredentials ? clientId : null, renews_token: renews,
+      profile_token_set_aside: lookup?.setAside ?? null,
+    },
     check: null,
   };
 }

@@ -4,6 +4,7 @@ import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.
 import { saveToken, settingsToKeep } from '../saved-token.js';
 import { readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
 import type { Deps } from '../deps.js';
+import { diagnosticsOf } from '../diagnostics.js';
 import { commandOptions } from '../options/command-options.js';
 import { UsageError } from '../errors.js';
 import { createSignInClient } from '../client.js';
@@ -44,8 +45,10 @@ export function registerToken(program: Command, deps: Deps, state: RunState): vo
 A real secret never goes on a command line, where shell history and ps keep it: type it at the
 masked prompt (on a terminal mkt asks for the client id too), pipe it in with --with-client-secret,
 or in CI put MKT_CLIENT_ID and MKT_CLIENT_SECRET in the environment from the CI's secret store. With
-those two set, commands that need a token get or renew one by themselves. --base-url and --org given
-here are kept in the profile for later commands.
+those two set, commands that need a token get or renew one by themselves, and use a stored token only
+if that client minted it, for that base URL, with that secret (mkt keeps a keyed hash of the secret,
+never the secret); tokens minted for other clients are kept beside the profile's, one per client.
+--base-url and --org given here are kept in the profile for later commands.
 
 Examples:
   $ mkt token --org org_demo                                       # asks for the id and the secret
@@ -71,7 +74,7 @@ async function runToken(deps: Deps, options: TokenOptions, state: RunState): Pro
   const token = await client.clientCredentials({ clientId, clientSecret });
   const profile = settings.profile.value;
   const { record, saved } = await saveToken(deps, {
-    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId,
+    profile, token, source: 'client-credentials', baseUrl, organizationId, clientId, clientSecret,
     settings: settingsToKeep(settings, baseUrl, organizationId === undefined ? undefined : { value: organizationId, prompted: false }),
   });
 
@@ -88,12 +91,12 @@ async function runToken(deps: Deps, options: TokenOptions, state: RunState): Pro
       organization_id: organizationId ?? null,
     });
   } else if (!options.quiet) {
-    deps.io.stderr.write(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}\n`);
-    if (saved) deps.io.stderr.write(`${saved}\n`);
+    diagnosticsOf(deps).info(`Got a token for client ${clientId} from ${baseUrl} (profile ${profile}${organizationId ? `, ${organizationId}` : ''})${describeToken(deps, record.expires_at, record.scope)}`);
+    if (saved) diagnosticsOf(deps).info(saved);
   }
   warnAboutScope(deps, record.scope);
   if (organizationId === undefined) {
-    deps.io.stderr.write(`warning: no organization set for profile ${profile}: \`mkt quotes\` will need one; ${ORG_HINT}\n`);
+    diagnosticsOf(deps).warn({ code: 'no_organization', message: `no organization set for profile ${profile}: \`mkt quotes\` will need one`, hint: ORG_HINT });
   }
   return 0;
 }

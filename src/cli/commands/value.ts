@@ -1,7 +1,7 @@
 // mkt value: a portfolio valued exactly from live quotes, in its own currencies and in a base
 // currency; says what it could not value.
 import { Option, type Command } from 'commander';
-import { PRICE_RULES, type ValuePortfolioResult } from '../../api/index.js';
+import { PRICE_RULES } from '../../api/index.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
@@ -44,6 +44,8 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
 The file: a header row naming symbol and quantity, and optionally currency (ISO 4217, or a minor
 unit such as GBX for pence) and cost (per unit, in that currency); a row whose symbol is its
 currency is cash. The kind comes from the extension (.csv, .tsv, .json), else the first character.
+A symbol that starts with =, +, - or @ is refused (exit 2): no market's symbol does, and a
+spreadsheet would run it as a formula from the CSV or TSV mkt writes.
 
 Rates come from the service's FX pairs at the mid: a direct pair, its inverse, or a cross through
 USD, a division rounded once, half-even, to 34 significant digits. Every other figure is exact.
@@ -103,11 +105,6 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
 
   const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
-  let result: ValuePortfolioResult;
-  try {
-    result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
-  } finally {
-    progress.stop();
-  }
+  const result = await valueOnce(client, prepared, { onProgress: progress.onBatch });
   return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict, checks });
 }

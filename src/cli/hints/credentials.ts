@@ -3,6 +3,7 @@
 // (MKT_TOKEN, a stored one, one it had just got with MKT_CLIENT_ID and MKT_CLIENT_SECRET), the
 // organization as it was given (--org, MKT_ORG, the profile) and the command that gets a new token.
 import { ApiError, AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
+import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
 import { resolveSettings, type Settings, type TargetFlags } from '../settings.js';
 import { baseUrlHint, profileFlag } from './service.js';
@@ -24,7 +25,7 @@ export function credentialsExplainer(deps: Deps, flags: TargetFlags, inputs = 't
       return { hint: 'mkt asked for a token with MKT_CLIENT_ID and MKT_CLIENT_SECRET and the service refused them: check both, or unset them and run `mkt login`' };
     }
     if (error instanceof AuthError) return { hint: unauthenticatedHint(deps, settings(), profileFlag(flags)) };
-    if (error instanceof ForbiddenError) return { hint: forbiddenHint(settings()) };
+    if (error instanceof ForbiddenError) return { hint: forbiddenHint(deps, settings()) };
     if (error instanceof InvalidRequestError) return { hint: `check ${inputs}, and ${organizationWords(settings())}` };
     return undefined;
   };
@@ -50,9 +51,15 @@ function unauthenticatedHint(deps: Deps, settings: Settings | undefined, profile
   return `the token is invalid or expired: run \`mkt login${profile}\` for a new one`;
 }
 
-function forbiddenHint(settings: Settings | undefined): string {
+function forbiddenHint(deps: Deps, settings: Settings | undefined): string {
   const org = settings?.org;
   const token = settings?.token;
+  // The token sent was the client's own (client-tokens.ts), not the profile's that settings hold.
+  const clientId = deps.env.MKT_CLIENT_ID;
+  if (clientId && deps.env.MKT_CLIENT_SECRET && token?.kind !== 'env') {
+    const check = org?.kind === 'flag' || org?.kind === 'env' ? org.source : '--org';
+    return `the token of client ${printable(clientId, { max: 64 })} (MKT_CLIENT_ID) lacks the market.read scope or access to ${org?.value ? `${org.value} (from ${org.source})` : 'the organization'}: check ${check}, or use a client that has both`;
+  }
   const tokenOrg = token?.value?.organization_id;
   const how = token?.kind === 'env' ? 'MKT_TOKEN' : 'the stored token';
   if (org?.value && tokenOrg && org.value !== tokenOrg) {

@@ -35,6 +35,9 @@ export const QUOTE_FIELD = z.enum(QUOTE_SENT_FIELDS as [string, ...string[]], {
 /** Symbols the service answered for without being asked: left out of the quotes, as mkt quotes leaves them out. */
 export const UNASKED = z.array(z.string()).describe('symbols the service sent quotes for without being asked (left out of data)');
 export const MISSING = z.array(z.string()).describe('symbols asked for that the service sent no quote for');
+/** What a result leaves out, and why; present only when it leaves something out. */
+export const WARNINGS = z.array(z.string()).optional()
+  .describe('what the result leaves out, and why: "1 unasked symbol withheld: it holds the credential" (text from the service that holds the token is never passed on)');
 
 /** A tool that asks the Market Data Service, and changes nothing. */
 export const SERVICE_TOOL: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: true };

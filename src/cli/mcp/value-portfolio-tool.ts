@@ -6,11 +6,11 @@ import { positionsFromObjects, PRICE_RULES, valuationSymbols, type PriceRule } f
 import { fieldsOf } from '../../render/fields.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
-import { quotesExplainer } from '../hints/quotes.js';
 import { jsonDocument } from './json-document.js';
 import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
+import { toolExplainer } from './tool-hints.js';
 
 /**
  * A quantity or a cost: a decimal string, or an integer. Any other JSON number is refused: the
@@ -83,9 +83,11 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     outputSchema: VALUATION,
     annotations: { title: 'Value a portfolio', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
-    // Read and checked before any request, as mkt value reads a file.
+    const inputs = 'the positions\' symbols and the base argument';
+    // Read and checked before any request, as mkt value reads a file; its refusals in the tool's words too.
+    call.state.explain = toolExplainer(call.deps, session.flags, input.positions.length, inputs);
     const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
-    call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
+    call.state.explain = toolExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length, inputs);
     const { valuation } = await (await call.client()).valuePortfolio({ positions, base: input.base, price: input.price });
     return jsonDocument(valuation, VALUE_MODEL.document, POSITION_FIELDS, call.deps.now());
   }));

@@ -102,16 +102,16 @@ export function addFormatOptions(command: Command, model: FieldNames): Command {
 
 const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
 
-/** Formats a script reads as JSON: an error is then one JSON object on stderr too. */
+/** Formats a script reads as JSON: what mkt says on stderr is then JSON lines too. */
 const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);
 
 /**
- * Whether an error is written as JSON: it follows the effective output format of the command that
- * ran, however it was chosen (--json, --format json, -f json, MKT_FORMAT, the profile's setting). A
- * watch in a pipe streams NDJSON without being asked to, and its warnings on stderr are text: so are
- * its errors, unless JSON was chosen.
+ * Whether what mkt says on stderr is JSON lines (diagnostics.ts: warnings, debug lines, waits, the
+ * error object last): it follows the effective output format of the command that runs, however it
+ * was chosen (--json, --format json, -f json, MKT_FORMAT, the profile's setting). A watch in a pipe
+ * streams NDJSON without being asked to: its stderr is text, unless JSON was chosen.
  */
-export function errorsAsJson(deps: Deps | undefined, command: Command | undefined): boolean {
+export function diagnosticsAsJson(deps: Deps | undefined, command: Command | undefined): boolean {
   if (command === undefined) return false;
   const flags = commandOptions<FormatFlags>(command);
   if (flags.json) return true;

@@ -20,7 +20,7 @@ export function addNetworkOptions(command: Command): Command {
     .option('--retries <n>', 'retries after 429, 502, 503, 504 and connection errors (env MKT_RETRIES)')
     .option('--max-wait <duration>', `the most time this command spends waiting for retries and rate limits, in all (env MKT_MAX_WAIT; default ${formatDuration(DEFAULT_MAX_WAIT_MS)}, a whole rate window)`)
     .option('--ca-file <path>', `extra PEM CA certificates to trust, at most ${formatBytes(MAX_CA_FILE_BYTES)} (env MKT_CA_FILE)`)
-    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted)')
+    .option('-v, --verbose', 'print each request, response status, timing and rate-limit headers on stderr (secrets redacted; JSON lines under a JSON format)')
     .option('-q, --quiet', QUIET_HELP);
 }
 

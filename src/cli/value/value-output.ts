@@ -7,6 +7,7 @@
 import type { NoRoute, Valuation, ValuePortfolioResult } from '../../api/index.js';
 import type { CheckSet } from '../../render/checks/compile-checks.js';
 import type { ValueFieldName, ValueRow } from '../../render/value-fields.js';
+import type { Warning } from '../../shared/warnings.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
 import { judgeChecks } from '../options/checks.js';
 import type { Format } from '../options/format.js';
@@ -35,17 +36,19 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
 }
 
 /** The problems of a valuation, in words: no quote, no rate (with the pairs tried), and what the totals leave out. */
-function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): string[] {
-  const problems: string[] = [];
+function valuationProblems({ valuation }: Pick<ValuePortfolioResult, 'valuation'>): Warning[] {
+  const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
     const instruments = valuation.positions.filter((position) => position.symbol !== position.currency && position.symbol.toUpperCase() !== position.currency);
     const symbols = new Set(instruments.map((position) => position.symbol.toUpperCase())).size;
-    problems.push(`no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}`);
+    problems.push({ code: 'no_quote', message: `no quote for ${valuation.missing.length} of ${symbols} symbol${symbols === 1 ? '' : 's'}: ${listSome(valuation.missing)}` });
   }
-  for (const route of valuation.no_route) problems.push(noRouteWords(route));
+  for (const route of valuation.no_route) problems.push({ code: 'no_rate', message: noRouteWords(route) });
   const left = valuation.positions.filter((position) => position.status !== 'ok').length;
-  if (left > 0) problems.push(`the totals in ${valuation.base} are incomplete: they leave out ${left} of ${valuation.positions.length} position${valuation.positions.length === 1 ? '' : 's'}`);
+  if (left > 0) {
+    problems.push({ code: 'incomplete_totals', message: `the totals in ${valuation.base} are incomplete: they leave out ${left} of ${valuation.positions.length} position${valuation.positions.length === 1 ? '' : 's'}` });
+  }
   return problems;
 }
 

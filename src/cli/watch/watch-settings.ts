@@ -74,7 +74,9 @@ export function resolveWatchSettings<N extends string>(
   const intervalText = flags.interval ?? `${DEFAULT_INTERVAL_MS}ms`;
   let intervalMs = parseDuration(intervalText, '--interval');
   if (intervalMs < MIN_INTERVAL_MS) {
-    terminal.stderr.write(`warning: --interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s\n`);
+    terminal.diagnostics.warn({
+      code: 'watch_interval_raised', message: `--interval ${intervalText.trim()} is below the minimum of 1s (the service allows 60 requests a minute); polling every 1s`,
+    });
     intervalMs = MIN_INTERVAL_MS;
   }
   const count = flags.count === undefined ? undefined : parseInteger(flags.count, '--count', { min: 1, max: MAX_WATCH_COUNT });

@@ -1,8 +1,10 @@
 // What a watch without a board says to people, the stream in a pipe and the tables on a dumb
 // terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
-// one line per throttling episode, one per failed poll.
+// one line per throttling episode, one per failed poll; each with its code (src/shared/warnings.ts),
+// and a JSON line under a JSON format, as the run's diagnostics say everything (diagnostics.ts).
 import { printable } from '../../shared/text.js';
+import type { WarningCode } from '../../shared/warnings.js';
 import { formatClock } from '../../shared/time.js';
 import type { Terminal } from '../terminal.js';
 import type { RateLimitInfo } from '../../api/index.js';
@@ -22,32 +24,32 @@ export type WatchWarnings = Pick<WatchOutput<unknown>, 'rateLimited' | 'failed'>
   afterPoll(poll: PollNews): void;
 };
 
-export function createWatchWarnings(terminal: Pick<Terminal, 'stderr'>): WatchWarnings {
+export function createWatchWarnings(terminal: Pick<Terminal, 'diagnostics'>): WatchWarnings {
   let missingBefore = '';
   let throttled = false;
   let warnedIgnored = false;
-  const warn = (text: string) => terminal.stderr.write(`warning: ${text}\n`);
+  const warn = (code: WarningCode, message: string) => terminal.diagnostics.warn({ code, message });
   return {
     afterPoll({ missing: missingNow, ignored, rateLimit, throttledUntil }) {
       if (ignored.length > 0 && !warnedIgnored) {
         warnedIgnored = true;
-        warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
+        warn('unasked_quotes', `the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
       }
       const missing = missingNow.map((symbol) => printable(symbol)).join(', ');
-      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
+      if (missing !== missingBefore && missing !== '') warn('no_quote', `no quote for ${missing}`);
       missingBefore = missing;
       if (throttledUntil !== undefined && !throttled) {
         const left = rateLimit?.remaining ?? 0;
-        warn(`close to the rate limit (${left} request${left === 1 ? '' : 's'} left); throttled until ${formatClock(throttledUntil)}`);
+        warn('watch_throttled', `close to the rate limit (${left} request${left === 1 ? '' : 's'} left); throttled until ${formatClock(throttledUntil)}`);
       }
       throttled = throttledUntil !== undefined;
     },
     rateLimited(until) {
-      warn(`rate limited by the service; throttled until ${formatClock(until)}`);
+      warn('watch_rate_limited', `rate limited by the service; throttled until ${formatClock(until)}`);
       throttled = true;
     },
     failed(error, retryAt, failures) {
-      warn(`${printable(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
+      warn('watch_poll_failed', `${printable(error.message)}; retrying at ${formatClock(retryAt)}${failures > 1 ? ` (${failures} failures in a row)` : ''}`);
     },
   };
 }

@@ -6,7 +6,7 @@
 // starts with a double quote is written in double quotes, a quote inside doubled, as SQL quotes a
 // name: `"A<B".bid > 1`, `"SAY""HI".ask < 2`. Spaces around the operator are optional.
 import { UsageError } from '../../shared/errors.js';
-import { SYMBOL_PATTERN } from '../../shared/patterns.js';
+import { SYMBOL_PATTERN, symbolRule } from '../../shared/patterns.js';
 import { printable } from '../../shared/text.js';
 
 const CHECK_OPERATORS = ['<', '<=', '>', '>=', '==', '!='] as const;
@@ -72,7 +72,7 @@ export function parseCheckExpression(input: string, flag: string): CheckExpressi
   }
   if (field === '') fail('it names no field after the dot');
   if (!FIELD_NAME.test(field)) fail(`"${field}" is not a field name`);
-  if (symbol !== undefined && !SYMBOL_PATTERN.test(symbol)) fail(`"${symbol}" is not a symbol: 1 to 32 visible ASCII characters`);
+  if (symbol !== undefined && !SYMBOL_PATTERN.test(symbol)) fail(`"${symbol}" is not a symbol: ${symbolRule(symbol)}`);
 
   const operator = /^\s*([<>=!]+)/.exec(rest);
   if (operator === null) return fail(`an operator comes after ${field}`);
