@@ -51,7 +51,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
 async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
-    return readLimited(deps.io.stdin, 'the symbols on standard input', MAX_SYMBOLS_FILE_BYTES, deps.signal);
+    return readLimited(deps.io.stdin, { plural: 'the symbols on standard input' }, MAX_SYMBOLS_FILE_BYTES, deps.signal);
   }
   return readFileLimited(file, `--symbols-file ${file}`, MAX_SYMBOLS_FILE_BYTES, deps.signal);
 }

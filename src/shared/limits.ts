@@ -84,12 +84,18 @@ export const MAX_CONFIG_DEPTH = 64;
 /** --interval: start to start, at least a second. */
 export const DEFAULT_INTERVAL_MS = 2000;
 export const MIN_INTERVAL_MS = 1000;
-/** The longest wait between polls after transient errors. */
+/** The longest wait between polls after transient errors, or 429s that ask for no wait mkt can read. */
 export const MAX_WATCH_BACKOFF_MS = 30_000;
-/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 /** --count. */
 export const MAX_WATCH_COUNT = 1_000_000;
+
+// --- --exec's program (src/cli/exec/run-program.ts) ---
+
+/**
+ * After mkt passes a signal on to its program, how long the program, and whatever of its process
+ * group holds its output, has to end before mkt kills the group (SIGKILL).
+ */
+export const EXEC_GRACE_MS = 5_000;
 
 // --- What the CLI reads ---
 

@@ -57,7 +57,7 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
 async function readPositionsText(deps: Deps, file: string): Promise<{ text: string; source: string }> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('mkt value - reads the positions from standard input, which is a terminal', 'pipe them in: mkt value - --base USD < portfolio.csv');
-    return { text: await readLimited(deps.io.stdin, 'the positions on standard input', MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
+    return { text: await readLimited(deps.io.stdin, { plural: 'the positions on standard input' }, MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
   }
   return { text: await readFileLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
 }
