@@ -56,7 +56,7 @@ export function figureOf(text: string): Figure {
   return { n: digits, d: pow10(scale), places: scale };
 }
 
-export const ZERO: Figure = { n: 0n, d: 1n, places: 0 };
+const ZERO: Figure = { n: 0n, d: 1n, places: 0 };
 export const ONE: Figure = { n: 1n, d: 1n, places: 0 };
 
 /** a × b, exactly, with the places of both. */

@@ -98,7 +98,6 @@ export const ratAdd = (a: Rat, b: Rat): Rat => ({ n: a.n * b.d + b.n * a.d, d: a
 export const ratMul = (a: Rat, b: Rat): Rat => ({ n: a.n * b.n, d: a.d * b.d });
 export const ratDiv = (a: Rat, b: Rat): Rat => (b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n } : { n: a.n * b.d, d: a.d * b.n });
 export const ratSum = (terms: readonly Rat[]): Rat => terms.reduce(ratAdd, { n: 0n, d: 1n });
-export const ratEq = (a: Rat, b: Rat): boolean => a.n * b.d === b.n * a.d;
 
 /** Digits of |n/d| by long division, as a person does it: the integer part, then `count` digits after the point, and whether anything is left. */
 function longDivision(r: Rat, count: number): { whole: bigint; fraction: number[]; rest: bigint } {

@@ -44,7 +44,7 @@ export function tableValuation(exact: ExactValuation, precision: Precision): Val
 }
 
 /** The problems of a valuation, in words: no quote, a quote that cannot be right, no rate (with the pairs tried), and what the totals leave out. */
-export function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
+function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
   const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
