@@ -2,6 +2,7 @@
 // currency; says what it could not value.
 import { Option, type Command } from 'commander';
 import { PRICE_RULES } from '../../api/index.js';
+import { isPriceFormat, PRICE_FORMATS } from '../../render/price-directives.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY } from '../../shared/limits.js';
@@ -11,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { compileCheckFlags } from '../options/checks.js';
 import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
-import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
+import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields, type Format } from '../options/format.js';
 import { addNetworkOptions } from '../options/network.js';
 import { addPrecisionOption, choosePrecision } from '../options/precision.js';
 import { addTargetOptions } from '../options/target.js';
@@ -35,7 +36,7 @@ export function registerValue(program: Command, deps: Deps, state: RunState): vo
     .option('--currency <currency>', 'the currency of positions that give none (without it, such a position is an error)')
     .addOption(new Option('--price <rule>', 'which price values a position (default mid): the mid, the bid, the ask, or side (a long at the bid, a short at the ask)').choices(PRICE_RULES).argParser(priceRuleNamed))
     .addOption(new Option('--input-format <kind>', 'read FILE as this kind, whatever its name or first character say').choices(INPUT_FORMATS).argParser(inputFormatNamed));
-  addPrecisionOption(addFormatOptions(command, VALUE_MODEL))
+  addPrecisionOption(addFormatOptions(command, VALUE_MODEL, PRICE_FORMATS))
     .option('--strict', 'exit 3 when the valuation is incomplete: a symbol with no quote, or a currency with no rate to --base')
     .option('--batch-size <n>', `symbols per request (default ${DEFAULT_BATCH_SIZE})`)
     .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`);
@@ -85,7 +86,12 @@ Examples:
   });
 }
 
-async function runValue(deps: Deps, file: string, options: ValueOptions, state: RunState): Promise<number> {
+async function runValue(deps: Deps, file: string, given: ValueOptions, state: RunState): Promise<number> {
+  // The prices for the books (--format ledger, beancount): the flag's alone, one run's; the rest of
+  // the run reads the options as any resource's.
+  const prices = isPriceFormat(given.format) ? given.format : undefined;
+  if (prices !== undefined) refusePriceFlags(prices, given);
+  const options = { ...given, format: prices === undefined ? given.format as Format | undefined : undefined };
   checkFormatFlags(options);
   let symbolCount = () => 0;
   // Its errors in its words: the file's problems with the flag that helps, its requests as quotes'.
@@ -94,7 +100,7 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
     throw new UsageError('--interval and --count only apply with --watch', 'add --watch, e.g. mkt value portfolio.csv --base USD --watch --interval 30s');
   }
   // A watch decides its own output (watch/watch-settings.ts); a single run's is checked first.
-  const format = options.watch ? undefined : chooseFormat(deps, options);
+  const format = options.watch ? undefined : prices === undefined ? chooseFormat(deps, options) : 'table';
   // Checked before any request, a watch's too (it writes the board at the table's precision).
   const precision = choosePrecision(deps, options, format ?? 'table');
   const fields = format === undefined ? undefined : parseFields(options.fields, format, VALUE_MODEL) ?? defaultValueFields(format);
@@ -114,5 +120,13 @@ async function runValue(deps: Deps, file: string, options: ValueOptions, state: 
   const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
   const result = await valueOnce(client, prepared, { onProgress: progress.onBatch, precision });
-  return writeValuation(runTerminal(deps, state), result, { format, precision, fields, strict: options.strict, checks });
+  return writeValuation(runTerminal(deps, state), result, { format, precision, fields, strict: options.strict, checks, prices });
+}
+
+/** --format ledger and beancount write the prices of one valuation: no watch, no fields, no JSON. */
+function refusePriceFlags(format: string, options: ValueOptions): void {
+  const with_ = options.watch ? '--watch' : options.fields !== undefined ? '--fields' : options.json ? '--json' : undefined;
+  if (with_ !== undefined) {
+    throw new UsageError(`--format ${format} writes the prices one valuation used: it takes no ${with_}`, `for example mkt value portfolio.csv --base USD --format ${format} > prices.${format === 'ledger' ? 'journal' : 'beancount'}`);
+  }
 }

@@ -88,13 +88,17 @@ export function parseFields<N extends string>(text: string | undefined, format: 
  * commander's choices() (one word) cannot check it; parseFields does. The names are still the
  * option's choices for completion and help.
  */
-export function addFormatOptions(command: Command, model: FieldNames): Command {
+export function addFormatOptions(command: Command, model: FieldNames, own: readonly string[] = []): Command {
   const derived = model.names.filter((name) => model.fields[name]?.derived === true);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
   fields.argChoices = [...model.names];
+  // A command's own formats (mkt value's ledger and beancount) are its flag's alone: MKT_FORMAT and
+  // the profile choose among FORMATS, for every command that reads them.
+  const formats = [...FORMATS, ...own];
+  const named = own.length === 0 ? formatNamed : choiceParser(formats, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
   command
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(FORMATS).argParser(formatNamed))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(formats).argParser(named))
     .option('--json', 'the same as --format json')
     .addOption(fields);
   return model.checks === undefined ? command : addCheckOption(command);

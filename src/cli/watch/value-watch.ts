@@ -26,7 +26,7 @@ import { choosePrecision } from '../options/precision.js';
 import type { RunState } from '../run-state.js';
 import { valueOnce, type PreparedValue } from '../value/prepare-value.js';
 import { tableValuation } from '../value/value-output.js';
-import type { ValueOptions } from '../value/value-options.js';
+import type { ValueResourceOptions as ValueOptions } from '../value/value-options.js';
 import { createDocumentBoard, createDocumentStream, createDocumentTables, DOCUMENT_PIPE, type DocumentWatch } from './document-outputs.js';
 import { runWatch } from './run-watch.js';
 import type { WatchTerminal } from './terminal.js';
