@@ -4,6 +4,6 @@
 export { valuePositions, PRICE_RULES, type CurrencyTotal, type PositionStatus, type PriceRule, type Valuation, type ValuedPosition, type ValuePositionsInput } from './valuation.js';
 export { crossSymbols, valuationSymbols } from './valuation-plan.js';
 export { RATE_DIGITS, type FxRate, type NoRoute, type QuotesBySymbol } from './fx.js';
-export { positionsFromObjects, type Position, type PositionsOptions } from './positions.js';
+export { positionsFromObjects, type ColumnMapping, type Position, type PositionsOptions, type PositionsWarning, type PositionsWarningCode } from './positions.js';
 export { detectPositionsFormat, parsePositions, type ParsePositionsOptions, type PositionsFormat } from './positions-text.js';
-export { PositionsError, type PositionsErrorReason } from './positions-error.js';
+export { PositionsError, type PositionsErrorReason, type PositionsOption, type PositionsProblem } from './positions-error.js';

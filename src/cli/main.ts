@@ -53,8 +53,9 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, isCommanderError, statusFor } = exits;
-  const [{ debugStack, explainUsage, reportWords }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
+  const [{ debugStack, explainUsage, reportWords }, { errorsAsJson }, { scrubSecrets }, { safeJson, printable }, { isDebug }, { failedChecksOf }, { positionsProblemsOf }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./secrets.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
+    import('./value/positions-words.js'),
   ]);
   const stderr = deps?.io.stderr ?? process.stderr;
   const env = deps?.env ?? process.env;
@@ -68,16 +69,23 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   // Failed checks (exit 8, or with --strict's exit 3): each one, in words before the error's line,
   // or as data in the JSON object.
   const checks = failedChecksOf(error);
+  // A positions file's problems (mkt value): each on a line under the error's, or as data.
+  const problems = positionsProblemsOf(error);
   if (errorsAsJson(deps, state.command)) {
     stderr.write(`${safeJson({
       error: {
         code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null,
         ...(checks === undefined ? {} : { checks: checks.checks }),
+        ...(problems === undefined ? {} : {
+          problems: problems.json.map((problem) => ({ ...problem, message: scrubSecrets(deps, problem.message), value: problem.value === null ? null : scrubSecrets(deps, problem.value) })),
+          problem_count: problems.count,
+        }),
       },
     })}\n`);
   } else {
     for (const line of checks?.lines ?? []) stderr.write(`${scrubSecrets(deps, printable(line))}\n`);
-    stderr.write(`error: ${message}\n${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
+    const listed = (problems?.lines ?? []).map((line) => `${scrubSecrets(deps, line)}\n`).join('');
+    stderr.write(`error: ${message}\n${listed}${hint ? `hint: ${hint}\n` : ''}${requestId ? `request id: ${requestId}\n` : ''}`);
   }
   if (isDebug(env) && error instanceof Error) stderr.write(`${debugStack(deps, error)}\n`);
   return exitCode;

@@ -11,7 +11,7 @@ import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, MAX_SIGNIFICANT_DIGITS } from 
 export const DECIMAL_SYNTAX = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** Which bound a decimal is beyond. */
-export type DecimalBound = 'significant' | 'large' | 'places';
+type DecimalBound = 'significant' | 'large' | 'places';
 
 export interface DecimalBoundsProblem {
   bound: DecimalBound;

@@ -8,6 +8,11 @@ import { AbortError, UsageError } from './errors.js';
 
 /** `stream` to its end as UTF-8 text; `what` names it in messages ("the symbols on standard input"). */
 export async function readLimited(stream: Readable, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readBytesLimited(stream, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readLimited's bytes, undecoded: for a reader that decodes them itself (a positions file in another encoding). */
+export async function readBytesLimited(stream: Readable, what: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   const onAbort = () => stream.destroy(new AbortError());
@@ -27,7 +32,7 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -37,6 +42,11 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
  * thread of Node's pool, and the process could not exit on Ctrl-C until the writer wrote.
  */
 export async function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readFileBytesLimited(path, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readFileLimited's bytes, undecoded. */
+export async function readFileBytesLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   let pipe: Readable | undefined;
   try {
     if (signal?.aborted) throw new AbortError();
@@ -46,7 +56,7 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
       const text = fs.readFileSync(path);
       // It grew after the stat.
       if (text.length > maxBytes) throw tooLarge(what, maxBytes);
-      return text.toString('utf8');
+      return text;
     }
     if (stat.isFIFO() || stat.isSocket()) {
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
@@ -55,7 +65,7 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
       // A FIFO that held data and has no writer left has ended: what it held is all there is (Linux
       // would never tell this reader of the end, as it opened with no writer). An empty one with no
       // writer waits for one, as `cat` does, Ctrl-C or SIGTERM ending the wait (`signal`).
-      if (now?.ended) return Buffer.concat(now.chunks).toString('utf8');
+      if (now?.ended) return Buffer.concat(now.chunks);
       pipe = new net.Socket({ fd, readable: true, writable: false });
       if (now !== undefined && now.chunks.length > 0) pipe = Readable.from(withFirst(now.chunks, pipe));
     }
@@ -63,7 +73,7 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
     if (error instanceof UsageError || error instanceof AbortError) throw error;
     throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
   }
-  return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+  return readBytesLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
 }
 
 /**

@@ -1,13 +1,16 @@
 // What `mkt value` reads and checks before any request, and the one call that values it: the
 // positions file (or standard input) read whole under the positions cap, parsed and checked (a bad
-// file is exit 2 naming the file and the line), the base checked, and the request built. A watch of
+// file is exit 2 naming the file and each problem's line; what was ignored or skipped, a warning),
+// the base checked, and the request built. A watch of
 // a valuation prepares once and calls valueOnce at each poll.
 import { parsePositions, valuationSymbols, type Client, type ParsePositionsOptions, type Position, type PriceRule, type ValuePortfolioInput, type ValuePortfolioResult } from '../../api/index.js';
 import { parseInteger } from '../../shared/integer.js';
 import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_POSITIONS_FILE_BYTES } from '../../shared/limits.js';
-import { readFileLimited, readLimited } from '../../shared/read-limited.js';
+import { readBytesLimited, readFileBytesLimited } from '../../shared/read-limited.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { parseColumnsFlag } from './parse-columns-flag.js';
+import { positionsWarningLines } from './positions-words.js';
 import type { ValueOptions } from './value-options.js';
 
 /** A valuation ready to fetch: what it asks for, and what its checks and messages need. */
@@ -32,10 +35,18 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   }
   const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: MAX_BATCH_SIZE });
   const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
-  const { text, source } = await readPositionsText(deps, file);
-  const parse: ParsePositionsOptions = { source, format: options.inputFormat as ParsePositionsOptions['format'] };
+  // The flags first: a --columns that cannot be read is refused before the file is.
+  const columns = options.columns === undefined ? undefined : parseColumnsFlag(options.columns);
+  const { bytes, source } = await readPositionsBytes(deps, file);
+  const parse: ParsePositionsOptions = {
+    source, format: options.inputFormat as ParsePositionsOptions['format'], columns, decimalComma: options.decimalComma, encoding: options.encoding?.trim(),
+    // Said once, before anything is fetched, a watch's included.
+    onWarning: (warning) => {
+      for (const line of positionsWarningLines(warning)) deps.io.stderr.write(`${line}\n`);
+    },
+  };
   if (options.currency !== undefined) parse.defaultCurrency = options.currency.trim();
-  const positions: Position[] = parsePositions(text, parse);
+  const positions: Position[] = parsePositions(bytes, parse);
   // The base checked before any request (a token request included): no currency is exit 2 here.
   valuationSymbols([], base);
   let keys: string[] | undefined;
@@ -49,12 +60,13 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   };
 }
 
-async function readPositionsText(deps: Deps, file: string): Promise<{ text: string; source: string }> {
+/** The file's bytes: the positions reader decodes them (UTF-8, UTF-16 by its byte-order mark, or --encoding). */
+async function readPositionsBytes(deps: Deps, file: string): Promise<{ bytes: Buffer; source: string }> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('mkt value - reads the positions from standard input, which is a terminal', 'pipe them in: mkt value - --base USD < portfolio.csv');
-    return { text: await readLimited(deps.io.stdin, 'the positions on standard input', MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
+    return { bytes: await readBytesLimited(deps.io.stdin, 'the positions on standard input', MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
   }
-  return { text: await readFileLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
+  return { bytes: await readFileBytesLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
 }
 
 /**

@@ -14,6 +14,12 @@ export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags {
   price?: string;
   /** csv, tsv or json: the positions file's kind, whatever its name or first character say. */
   inputFormat?: string;
+  /** FIELD=HEADER,...: which of the file's columns holds each field (parse-columns-flag.ts). */
+  columns?: string;
+  /** --decimal-comma (true), --no-decimal-comma (false), or neither. */
+  decimalComma?: boolean;
+  /** The file's encoding when it has no byte-order mark: cp1252, utf-16le... */
+  encoding?: string;
   strict?: boolean;
   format?: Format;
   json?: boolean;
