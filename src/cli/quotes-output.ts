@@ -8,6 +8,7 @@ import type { CheckSet } from '../render/checks/compile-checks.js';
 import type { QuoteFieldName, QuotesDocument } from '../render/quote-fields.js';
 import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
+import { pairSpellingNote } from '../shared/pair-spelling.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
 import { judgeChecks } from './options/checks.js';
@@ -45,7 +46,9 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
 
   const problems: string[] = [];
   if (result.missing.length > 0) {
-    problems.push(`no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}`);
+    // EUR/USD asked for, EURUSD meant: the spelling the service uses, said with it.
+    const spelling = pairSpellingNote(result.missing);
+    problems.push(`no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}${spelling === undefined ? '' : ` (${spelling})`}`);
   }
   if (stale !== undefined && stale.length > 0) problems.push(`${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}`);
   // With or without --max-age: a quote stamped ahead of the clock is not a latest quote, however

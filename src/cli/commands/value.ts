@@ -78,13 +78,13 @@ Examples:
   $ mkt value portfolio.csv --base USD
   $ mkt value positions.csv --base USD --currency USD          # a broker's export as it comes
   $ mkt value depot.csv --base EUR --decimal-comma --columns 'symbol=Ticker,quantity=Stück,currency=Währung,cost=Einstandskurs'
-  $ mkt value portfolio.csv --base EUR --price side --json | jq '.total_base'
   $ mkt value holdings.json --base GBP --currency USD --format csv > valued.csv
-  $ mkt value portfolio.csv --base USD --format csv | awk -F, '$1 == "total_base" {print $8}'
+  $ mkt value portfolio.csv --base EUR --price side --format tsv --fields row,value_base | awk -F'\\t' '$1 == "total_base" {print $2}'
+  $ mkt value portfolio.csv --base USD --json | jq -r '.missing[]'     # the symbols with no quote
   $ mkt value - --base USD --strict < portfolio.tsv        # a cron job: exit 3 if incomplete
   $ mkt value portfolio.csv --base USD --check 'total_base >= 10000' --check 'AAPL.pnl > 0'   # exit 8 if one fails
   $ mkt value portfolio.csv --base USD --watch --interval 30s            # a live board; q quits
-  $ mkt value portfolio.csv --base USD --watch --count 10 | jq -c '.total_base'
+  $ mkt value portfolio.csv --base USD --watch --count 10 --format tsv --fields row,value_base | awk -F'\\t' '$1 == "total_base" {print $2}'
   $ mkt value portfolio.csv --base EUR --watch --until 'total_base > 1000000' --exec ./notify -- 'rich'`);
   addNetworkOptions(addTargetOptions(command)).action(async (file: string, _options: ValueOptions, self: Command) => {
     state.exitCode = await runValue(deps, file, commandOptions<ValueOptions>(self), state);

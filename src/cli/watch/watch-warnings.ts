@@ -2,6 +2,7 @@
 // terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
 // one line per throttling episode, one per failed poll.
+import { pairSpellingNote } from '../../shared/pair-spelling.js';
 import { printable } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
 import type { Terminal } from '../terminal.js';
@@ -34,7 +35,8 @@ export function createWatchWarnings(terminal: Pick<Terminal, 'stderr'>): WatchWa
         warn(`the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
       }
       const missing = missingNow.map((symbol) => printable(symbol)).join(', ');
-      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}`);
+      const spelling = pairSpellingNote(missingNow);
+      if (missing !== missingBefore && missing !== '') warn(`no quote for ${missing}${spelling === undefined ? '' : ` (${spelling})`}`);
       missingBefore = missing;
       if (throttledUntil !== undefined && !throttled) {
         const left = rateLimit?.remaining ?? 0;
