@@ -20,18 +20,18 @@ export const COLUMN_SYNONYMS: Readonly<Record<PositionField, readonly string[]>>
   quantity: ['qty', 'shares', 'units', 'qty (quantity)'],
   currency: ['ccy', 'currency code'],
   cost: ['unit cost', 'cost per unit', 'cost per share', 'cost/share', 'average cost per share', 'avg cost per share'],
-  cost_total: ['cost total', 'total cost', 'cost basis total', 'total cost basis'],
+  cost_total: ['total cost', 'cost basis total', 'total cost basis'],
 };
 
-/** A column's name as it is matched: trimmed, runs of white space as one space, lower case. */
+/** A column's name as it is matched: trimmed, runs of white space and underscores as one space (JSON's avg_cost), lower case. */
 function columnKey(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+  return name.trim().replace(/[\s_]+/g, ' ').toLowerCase();
 }
 
 const BY_NAME = new Map<string, PositionField>();
 for (const field of POSITION_FIELDS) {
-  BY_NAME.set(field, field);
-  for (const synonym of COLUMN_SYNONYMS[field]) BY_NAME.set(synonym, field);
+  BY_NAME.set(columnKey(field), field);
+  for (const synonym of COLUMN_SYNONYMS[field]) BY_NAME.set(columnKey(synonym), field);
 }
 
 /** Named like a cost, per unit or total, and not one the names above settle: ignored, with a word on mapping it. */

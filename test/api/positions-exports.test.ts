@@ -186,6 +186,7 @@ describe('columns', () => {
     ['Symbol,Quantity,Currency,Cost Basis Total', 'cost_total'],
     ['symbol,quantity,currency,cost_total', 'cost_total'],
     ['symbol,quantity,currency,  Cost   Total ', 'cost_total'],
+    ['Ticker_Symbol,QTY,currency,cost_per_share', 'cost'],
   ])('%j: the synonyms that can mean one thing, read without a mapping', (header, costField) => {
     const delimiter = /\t/.test(header) ? '\t' : header.includes(';') ? ';' : ',';
     const { positions } = read(`${header}\nAAPL${delimiter}10${delimiter}USD${delimiter}150\n`);
@@ -227,11 +228,14 @@ describe('columns', () => {
     expect(() => read('x', { columns: 'symbol=Ticker' as never })).toThrow(/^columns must map fields to column names/);
   });
 
-  it('JSON members: mapped and ignored as columns are', () => {
+  it('JSON members: mapped and ignored as columns are, snake_case as spaces', () => {
     const warnings: PositionsWarning[] = [];
-    const positions = positionsFromObjects([{ Ticker: 'AAPL', Shares: '10', currency: 'USD', account: 'IRA' }, { Ticker: 'KO', Shares: 5, currency: 'USD', note: 'x' }], { onWarning: (w) => warnings.push(w) });
-    expect(positions).toEqual([{ symbol: 'AAPL', quantity: '10', currency: 'USD' }, { symbol: 'KO', quantity: '5', currency: 'USD' }]);
-    expect(warnings).toEqual([{ code: 'ignored_columns', message: 'ignored members: account, note', columns: ['account', 'note'], costColumns: [] }]);
+    const objects = [{ Ticker: 'AAPL', Shares: '10', currency: 'USD', account: 'IRA', avg_cost: '150' }, { Ticker: 'KO', Shares: 5, currency: 'USD', note: 'x', unit_cost: '60.5' }];
+    const positions = positionsFromObjects(objects, { onWarning: (w) => warnings.push(w) });
+    expect(positions).toEqual([{ symbol: 'AAPL', quantity: '10', currency: 'USD' }, { symbol: 'KO', quantity: '5', currency: 'USD', cost: '60.5' }]);
+    expect(warnings).toEqual([{
+      code: 'ignored_columns', message: 'ignored members: account, avg_cost, note', columns: ['account', 'avg_cost', 'note'], costColumns: ['avg_cost'], hint: expect.stringContaining('"avg_cost" may be a cost per unit'),
+    }]);
   });
 
   it('the delimiter is the header line\'s: the one that names a symbol and a quantity, with the most columns', () => {

@@ -50,8 +50,8 @@ export function parseColumnsFlag(text: string): ColumnMapping {
       i = end === -1 ? text.length : end;
     }
     // One column holds one field: the library would refuse it too, in its own words.
-    const key = header.trim().replace(/\s+/g, ' ').toLowerCase();
-    const other = Object.entries(mapping).find(([, name]) => name !== '' && name.replace(/\s+/g, ' ').toLowerCase() === key);
+    const key = header.trim().replace(/[\s_]+/g, ' ').toLowerCase();
+    const other = Object.entries(mapping).find(([, name]) => name !== '' && name.replace(/[\s_]+/g, ' ').toLowerCase() === key);
     if (key !== '' && other !== undefined) fail(`maps both ${other[0]} and ${field} to ${printable(header.trim(), { max: 40, quote: true })}; a column holds one field`);
     mapping[field] = header.trim();
     i++;
