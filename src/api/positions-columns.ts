@@ -23,9 +23,14 @@ export const COLUMN_SYNONYMS: Readonly<Record<PositionField, readonly string[]>>
   cost_total: ['total cost', 'cost basis total', 'total cost basis'],
 };
 
-/** A column's name as it is matched: trimmed, runs of white space and underscores as one space (JSON's avg_cost), lower case. */
+/** A column's name as a mapping matches it: trimmed, runs of white space and underscores as one space (JSON's avg_cost), lower case. */
 function columnKey(name: string): string {
   return name.trim().replace(/[\s_]+/g, ' ').toLowerCase();
+}
+
+/** As the names and synonyms match it, a camelCase name's words apart too (a Flex Query's CostBasisPrice). */
+function wordsKey(name: string): string {
+  return columnKey(name.replace(/([a-z])([A-Z])/g, '$1 $2'));
 }
 
 const BY_NAME = new Map<string, PositionField>();
@@ -69,7 +74,7 @@ export interface ColumnPlan {
   at: Partial<Record<PositionField, number>>;
   /** The columns no field is read from, as named (an unnamed one as `column 5 (no name)`). */
   ignored: string[];
-  /** Those of them named like a cost: mapped, they would be read. */
+  /** Those of them named like a cost, when no column gives a cost already: mapped, they would be read. */
   costLike: string[];
   /** Fields two columns claim (`Symbol` and `Ticker`), each with the names: a problem of the header. */
   twice: Array<{ field: PositionField; names: string[] }>;
@@ -89,24 +94,27 @@ export function planColumns(names: readonly string[], mapping: ReadonlyMap<Posit
     taken[index] = true;
   };
   const keys = names.map(columnKey);
+  const words = names.map(wordsKey);
   for (const [field, key] of mapping) {
     if (key === '') continue;
     for (let i = 0; i < keys.length; i++) if (keys[i] === key) claim(field, i);
   }
   for (let i = 0; i < keys.length; i++) {
     if (taken[i]) continue;
-    const field = BY_NAME.get(keys[i]!);
+    const field = BY_NAME.get(words[i]!);
     // A field the mapping places (or leaves out, with '') is not read from a column of its name too.
     if (field !== undefined && !mapping.has(field)) claim(field, i);
   }
   const ignored: string[] = [];
   const costLike: string[] = [];
+  // Once a column gives the cost, per unit or total, the others named like one are only ignored.
+  const costSettled = at.cost !== undefined || at.cost_total !== undefined;
   for (let i = 0; i < names.length; i++) {
     if (taken[i]) continue;
     const name = names[i]!.trim();
     ignored.push(name === '' ? `column ${i + 1} (no name)` : name);
     // Not a column the mapping left out on purpose (cost_total= for a Cost Basis Total with $ signs).
-    if (COST_LIKE.test(keys[i]!) && BY_NAME.get(keys[i]!) === undefined) costLike.push(name);
+    if (!costSettled && COST_LIKE.test(words[i]!) && BY_NAME.get(words[i]!) === undefined) costLike.push(name);
   }
   const unmapped = [...mapping].filter(([field, key]) => key !== '' && at[field] === undefined).map(([field]) => field);
   return { at, ignored, costLike, twice: [...twice].map(([field, both]) => ({ field, names: both })), unmapped };

@@ -87,6 +87,11 @@ describe('a broker\'s export as it comes', () => {
     ]);
     const perLot = read(IBKR_FLEX, { columns: { currency: 'currencyprimary', cost_total: 'COSTBASISMONEY' } }).positions;
     expect(perLot.map((position) => [position.symbol, position.cost_total, position.cost])).toEqual([['AAPL', '15025', undefined], ['SAP.DE', '3610', undefined], ['RY.TO', '-8000', undefined]]);
+    // Unmapped, its camelCase cost columns are offered for mapping; once one is mapped, the other is only ignored.
+    const warned: PositionsWarning[] = [];
+    refused(() => parsePositions(IBKR_FLEX, { onWarning: (w) => warned.push(w) }));
+    expect(warned).toEqual([expect.objectContaining({ code: 'ignored_columns', costColumns: ['CostBasisPrice', 'CostBasisMoney'] })]);
+    expect(read(IBKR_FLEX, { columns: { currency: 'CurrencyPrimary', cost: 'CostBasisPrice' } }).warnings[0]!.costColumns).toEqual([]);
     // No currency column and no default: said once, at the header, not for every row.
     const error = refused(() => read(IBKR_FLEX));
     expect(error.problemCount).toBe(1);
@@ -187,6 +192,7 @@ describe('columns', () => {
     ['symbol,quantity,currency,cost_total', 'cost_total'],
     ['symbol,quantity,currency,  Cost   Total ', 'cost_total'],
     ['Ticker_Symbol,QTY,currency,cost_per_share', 'cost'],
+    ['TickerSymbol,Units,CurrencyCode,UnitCost', 'cost'],
   ])('%j: the synonyms that can mean one thing, read without a mapping', (header, costField) => {
     const delimiter = /\t/.test(header) ? '\t' : header.includes(';') ? ';' : ',';
     const { positions } = read(`${header}\nAAPL${delimiter}10${delimiter}USD${delimiter}150\n`);
