@@ -164,4 +164,34 @@ describe('mkt value, the process, refusing a file once for all its problems', ()
     expect(encoding).toMatchObject({ code: 2, stdout: '' });
     expect(encoding.stderr).toMatch(/^error: --encoding "ebcdic" is not an encoding mkt can read\nhint: --encoding takes a label of the WHATWG Encoding standard/);
   });
+
+  it('25 problems: 20 listed and the rest counted; UTF-16 without its mark: a NUL named with --encoding', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => `S${i},x,USD`).join('\n');
+    const many = await value('many.csv', `symbol,quantity,currency\n${rows}\n`, ['--base', 'USD']);
+    expect(many).toMatchObject({ code: 2, stdout: '' });
+    expect(many.stderr.split('\n').slice(0, 2)).toEqual([`error: ${at('many.csv')} has 25 problems, so nothing was valued:`, '  line 2: quantity "x" is not a decimal number']);
+    expect(many.stderr.split('\n').slice(20, 23)).toEqual(['  line 21: quantity "x" is not a decimal number', '  and 5 more problems', 'hint: write it as 1500, -20, 0.25, 1,500.25 (thousands in threes) or (20)']);
+    const bare = await value('bare.txt', EXCEL_UTF16LE.subarray(2), ['--base', 'EUR']);
+    expect(bare).toMatchObject({ code: 2, stdout: '' });
+    expect(bare.stderr).toBe(`error: ${at('bare.txt')}, line 1: holds a NUL character: it may be UTF-16 without a byte-order mark\nhint: --encoding utf-16le (or utf-16be) reads UTF-16 without a byte-order mark\n`);
+    const read = await value('bare.txt', EXCEL_UTF16LE.subarray(2), ['--base', 'EUR', '--encoding', 'utf-16le', '--format', 'csv', '--fields', 'symbol']);
+    expect(read).toMatchObject({ code: 0, stderr: '', stdout: 'symbol\r\nSAP.DE\r\n7203.T\r\n\r\n\r\n\r\n' });
+  });
+});
+
+describe('mkt value, the process, on the other shapes', () => {
+  it('--no-decimal-comma, account blocks, a JSON position\'s extra members, a quoted --columns header', async () => {
+    const points = await value('points.csv', 'symbol;quantity;currency\nAAPL;1.250;USD\nKO;"2,000";USD\n', ['--base', 'USD', '--no-decimal-comma', '--format', 'csv', '--fields', 'symbol,quantity,value']);
+    expect(points).toMatchObject({ code: 0, stderr: '' });
+    expect(points.stdout.split('\r\n').slice(0, 3)).toEqual(['symbol,quantity,value', `AAPL,1.250,${mul(mid('AAPL'), '1.250')}`, `KO,2000,${mul(mid('KO'), '2000')}`]);
+    const blocks = await value('blocks.csv', 'Account,Symbol,Quantity,Currency\nIRA,AAPL,10,USD\nIRA Subtotal,,,\nAccount: Taxable\nAccount,Symbol,Quantity,Currency\nTaxable,KO,5,USD\nTotal,,,\n', ['--base', 'USD', '--format', 'csv', '--fields', 'symbol,quantity']);
+    expect(blocks).toMatchObject({ code: 0, stdout: 'symbol,quantity\r\nAAPL,10\r\nKO,5\r\n,\r\n,\r\n' });
+    expect(blocks.stderr).toBe('warning: ignored columns: Account\nwarning: skipped 4 rows with no quantity that are totals or notes: line 3 (IRA Subtotal), line 4 (Account: Taxable), line 5 (the header again), line 7 (Total)\n');
+    const members = await value('extra.json', '[{"symbol": "AAPL", "quantity": 10, "currency": "USD", "account": "IRA", "avg_cost": 150}]', ['--base', 'USD', '--format', 'csv', '--fields', 'symbol,cost']);
+    expect(members).toMatchObject({ code: 0, stdout: 'symbol,cost\r\nAAPL,\r\n,\r\n,\r\n' });
+    expect(members.stderr).toBe('warning: ignored members: account, avg_cost\nhint: "avg_cost" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=avg_cost\' reads it as the cost per unit, --columns \'cost_total=avg_cost\' as the lot\'s total cost\n');
+    const quoted = await value('quoted.csv', 'Ticker,"Cost, avg",Qty,Currency\nAAPL,150,10,USD\n', ['--base', 'USD', '--columns', 'cost="Cost, avg"', '--format', 'csv', '--fields', 'symbol,cost,pnl']);
+    expect(quoted).toMatchObject({ code: 0, stderr: '' });
+    expect(quoted.stdout.split('\r\n')[1]).toBe(`AAPL,150,${mul(sub(mid('AAPL'), '150'), '10')}`);
+  });
 });
