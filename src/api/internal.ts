@@ -17,3 +17,5 @@ export function createClientWith(options: ClientOptions, seam: Seam): Client {
 export { displayUrl } from './response.js';
 export { describeStatus } from './status-text.js';
 export { loadDispatcherParts } from './undici.js';
+export { POSITION_FIELDS, type PositionField } from './position-fields.js';
+export { placeOfProblem } from './positions-error.js';

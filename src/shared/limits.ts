@@ -107,6 +107,13 @@ export const MAX_SECRET_BYTES = 64 * 1024;
 export const MAX_SYMBOLS_FILE_BYTES = 16 * 1024 * 1024;
 /** A positions file (mkt value), or positions text a program parses: the cap of --symbols-file. */
 export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
+/** The problems of a positions file listed at once (the rest are counted): enough to fix a file in one pass. */
+export const MAX_POSITIONS_PROBLEMS = 20;
+/**
+ * How deep a positions file's JSON may nest: an array of position objects is 2 deep, and members
+ * mkt ignores may nest a little more. Deeper text is refused, saying so, before the parser recurses.
+ */
+export const MAX_POSITIONS_JSON_DEPTH = 64;
 /**
  * The numbers a valuation computes with (src/shared/decimal-bounds.ts): at most this many
  * significant digits, digits before the point and places after it. 100 is ample for money (a

@@ -15,6 +15,11 @@ export type Subject = string | { plural: string };
 
 /** `stream` to its end as UTF-8 text; `what` names it in messages. */
 export async function readLimited(stream: Readable, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readBytesLimited(stream, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readLimited's bytes, undecoded: for a reader that decodes them itself (a positions file in another encoding). */
+export async function readBytesLimited(stream: Readable, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   const onAbort = () => stream.destroy(new AbortError());
@@ -34,7 +39,7 @@ export async function readLimited(stream: Readable, what: Subject, maxBytes: num
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -44,6 +49,11 @@ export async function readLimited(stream: Readable, what: Subject, maxBytes: num
  * thread of Node's pool, and the process could not exit on Ctrl-C until the writer wrote.
  */
 export async function readFileLimited(path: string, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readFileBytesLimited(path, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readFileLimited's bytes, undecoded. */
+export async function readFileBytesLimited(path: string, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   let pipe: Readable | undefined;
   try {
     if (signal?.aborted) throw new AbortError();
@@ -53,7 +63,7 @@ export async function readFileLimited(path: string, what: Subject, maxBytes: num
       const text = fs.readFileSync(path);
       // It grew after the stat.
       if (text.length > maxBytes) throw tooLarge(what, maxBytes);
-      return text.toString('utf8');
+      return text;
     }
     if (stat.isFIFO() || stat.isSocket()) {
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
@@ -62,7 +72,7 @@ export async function readFileLimited(path: string, what: Subject, maxBytes: num
       // A FIFO that held data and has no writer left has ended: what it held is all there is (Linux
       // would never tell this reader of the end, as it opened with no writer). An empty one with no
       // writer waits for one, as `cat` does, Ctrl-C or SIGTERM ending the wait (`signal`).
-      if (now?.ended) return Buffer.concat(now.chunks).toString('utf8');
+      if (now?.ended) return Buffer.concat(now.chunks);
       pipe = new net.Socket({ fd, readable: true, writable: false });
       if (now !== undefined && now.chunks.length > 0) pipe = Readable.from(withFirst(now.chunks, pipe));
     }
@@ -70,7 +80,7 @@ export async function readFileLimited(path: string, what: Subject, maxBytes: num
     if (error instanceof UsageError || error instanceof AbortError) throw error;
     throw new UsageError(`cannot read ${nameOf(what)}: ${describeReadError(error)}`);
   }
-  return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+  return readBytesLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
 }
 
 /**

@@ -175,7 +175,7 @@ describe('--check on any resource that declares checks', () => {
 
 describe('repeated flags are read in linear time (issue 36 item 6: 20,000 --check flags took 6.5 s)', () => {
   it.each(['--check', '--until'])('20,000 %s flags: every one kept, in order, in one list grown in place rather than copied at each flag', (flag) => {
-    const command = addUntilOptions(addCheckOption(new Command())).exitOverride();
+    const command = addUntilOptions(addCheckOption(new Command(), {}), {}).exitOverride();
     const name = flag.slice(2);
     // Counting the work: each list the option held as it was read. A copy per flag is 20,000 lists
     // and 200 million elements copied; one list grown in place is one.

@@ -40,7 +40,7 @@ describe('mkt value, the process', () => {
     fs.writeFileSync(bad, 'symbol,quantity,currency\nAAPL,1,USD\nMSFT,1.2.3,USD\n');
     const refused = await runBin(['value', bad, '--base', 'USD'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`error: ${bad}, line 3: quantity "1.2.3" is not a decimal number\nhint: write it as JSON writes numbers: 1500, -20, 0.25, 1e6 (no thousands separators, no + sign)\n`);
+    expect(refused.stderr).toBe(`error: ${bad}, line 3: quantity "1.2.3" is not a decimal number\nhint: write it as 1500, -20, 0.25, 1,500.25 (thousands in threes) or (20)\n`);
     const strict = await runBin(['value', '-', '--base', 'USD', '--strict', '--format', 'tsv'], { env, input: 'symbol,quantity,currency\nAAPL,1,USD\nNOSUCH,1,USD\n' });
     expect(strict.code).toBe(3);
     expect(strict.stdout).toContain('\nposition\tNOSUCH\t1\tUSD\t\t\t\t\t\t\tmissing\t\t\n');

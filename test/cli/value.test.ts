@@ -255,7 +255,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
 
 describe('mkt value refuses a bad file or flag with exit 2, before any request', () => {
   const cases: Array<[string, string, string[], RegExp]> = [
-    ['an unknown column', 'symbol,quantity,price\nAAPL,1,2\n', [], /bad\.csv, line 1: the header names a column "price" that a position does not have/],
+    ['no header line', 'AAPL,1,USD\n', [], /bad\.csv: has no header: no line names a symbol and a quantity column \(the first line is "AAPL,1,USD"\)/],
     ['a missing column', 'symbol,currency\nAAPL,USD\n', [], /bad\.csv, line 1: the header has no quantity column/],
     ['a quantity such as abc', 'symbol,quantity,currency\nAAPL,1,USD\nMSFT,abc,USD\n', [], /bad\.csv, line 3: quantity "abc" is not a decimal number/],
     ['an empty file', '', [], /bad\.csv: is empty/],

@@ -16,7 +16,7 @@ const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['MKT_API_KEY', 'the API key for mkt login, in CI from a secret store (typed on a command line, a real key lands in shell history)'],
   ['MKT_CLIENT_ID, MKT_CLIENT_SECRET', 'client credentials for mkt token, and for getting and renewing tokens by themselves, each client its own (mkt status counts them)'],
   ['MKT_CONFIG_DIR', 'the directory of config.json (default: the OS config directory, e.g. ~/.config/mkt)'],
-  ['MKT_FORMAT', 'the default output format of mkt quotes'],
+  ['MKT_FORMAT', 'the default output format of mkt quotes and mkt value, --watch included (and so of their errors: JSON with json or ndjson)'],
   ['MKT_PRECISION', 'how mkt value writes the figures it computes when --precision is not given: minor, full, or 0 to 34 places'],
   ['MKT_TIMEOUT, MKT_RETRIES, MKT_MAX_WAIT', `defaults for --timeout (${formatDuration(DEFAULT_TIMEOUT_MS)}), --retries (${DEFAULT_RETRIES}), --max-wait (${formatDuration(DEFAULT_MAX_WAIT_MS)})`],
   ['MKT_CA_FILE', `extra CA certificates (PEM, at most ${formatBytes(MAX_CA_FILE_BYTES)}) to trust; NODE_EXTRA_CA_CERTS works too`],

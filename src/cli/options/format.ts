@@ -101,7 +101,7 @@ export function addFormatOptions(command: Command, model: FieldNames, own: reado
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(formats).argParser(named))
     .option('--json', 'the same as --format json')
     .addOption(fields);
-  return model.checks === undefined ? command : addCheckOption(command);
+  return model.checks === undefined ? command : addCheckOption(command, model.checks);
 }
 
 const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));

@@ -16,6 +16,12 @@ export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags, Pre
   price?: string;
   /** csv, tsv or json: the positions file's kind, whatever its name or first character say. */
   inputFormat?: string;
+  /** FIELD=HEADER,...: which of the file's columns holds each field (parse-columns-flag.ts). */
+  columns?: string;
+  /** --decimal-comma (true), --no-decimal-comma (false), or neither. */
+  decimalComma?: boolean;
+  /** The file's encoding when it has no byte-order mark: cp1252, utf-16le... */
+  encoding?: string;
   strict?: boolean;
   /** A format of every resource's, or mkt value's own: ledger, beancount. */
   format?: Format | PriceFormat;

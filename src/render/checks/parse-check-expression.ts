@@ -29,15 +29,18 @@ const MAX_EXPRESSION_LENGTH = 200;
 const OPERATOR_CHARACTERS = /[<>=!]/;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const CHECK_FORM = 'a check is [SYMBOL.]FIELD OP VALUE, e.g. EURUSD.bid > 1.08 or spread <= 0.0002, with OP one of < <= > >= == !=';
+/** What a check looks like, with a resource's own `examples`. */
+function checkForm(examples: readonly string[]): string {
+  return `a check is [SYMBOL.]FIELD OP VALUE, e.g. ${examples.join(' or ')}, with OP one of < <= > >= == !=`;
+}
 
 /** Suggestions for operators people write from other languages. */
 const DID_YOU_MEAN: Readonly<Record<string, CheckOperator>> = { '=': '==', '===': '==', '!==': '!=', '<>': '!=', '=>': '>=', '=<': '<=' };
 
-/** `flag` (`--check`, `--until`) is named in every error, with the expression. */
-export function parseCheckExpression(input: string, flag: string): CheckExpression {
+/** `flag` (`--check`, `--until`) is named in every error, with the expression; `examples`: the resource's (CheckModel.examples). */
+export function parseCheckExpression(input: string, flag: string, examples: readonly string[] = ['EURUSD.bid > 1.08', 'spread <= 0.0002']): CheckExpression {
   const text = input.trim();
-  const fail = (problem: string, hint: string = CHECK_FORM): never => {
+  const fail = (problem: string, hint: string = checkForm(examples)): never => {
     throw new UsageError(`${flag} ${quoteForMessage(text)}: ${problem}`, hint);
   };
   if (text === '') fail('the check is empty');

@@ -34,6 +34,7 @@ export const QUOTE_CHECK_MODEL: CheckModel<Quote> = {
   rowNoun: 'quote',
   rowKey: (quote) => quote.symbol.toUpperCase(),
   exampleField: 'bid',
+  examples: ['EURUSD.bid > 1.08', 'spread_bps < 5'],
   fields: [
     { name: 'bid', kind: 'decimal', description: 'the bid, as sent', value: (quote) => quote.bid },
     { name: 'ask', kind: 'decimal', description: 'the ask, as sent', value: (quote) => quote.ask },
