@@ -1,5 +1,5 @@
 // A positions file in JSON: an array of position objects, read digit for digit (parseJsonExact).
-// One pass over the text first finds how deep it nests, refusing what is deeper than mkt reads
+// One pass over the text first finds how deep it nests, refusing what is deeper than positions are read
 // before the parser recurses into it (past a few thousand levels the parser's recursion overflows
 // the stack, which read as "not valid JSON"), and the line each position starts on, for messages.
 import { parseJsonExact } from './json.js';
@@ -12,7 +12,7 @@ export function readJsonPositions(body: string, options: PositionsOptions): Posi
   const { source } = options;
   const layout = jsonLayout(body);
   if (layout.tooDeep !== undefined) {
-    throw new PositionsError(`is JSON nested more than ${MAX_POSITIONS_JSON_DEPTH} levels deep, deeper than mkt reads (an array of positions is 2 levels)`, {
+    throw new PositionsError(`is JSON nested more than ${MAX_POSITIONS_JSON_DEPTH} levels deep, deeper than positions are read (an array of positions is 2 levels)`, {
       reason: 'syntax', source, line: layout.tooDeep,
     });
   }

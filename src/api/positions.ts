@@ -135,7 +135,7 @@ export function warnIgnored(options: PositionsOptions, columns: string[], costCo
     columns,
     costColumns,
     ...(cost === undefined ? {} : {
-      hint: `${costColumns.map((name) => JSON.stringify(name)).join(', ')} may be a cost per unit or the lot's total, which mkt never guesses: map one with columns: { cost: ${JSON.stringify(cost)} } (per unit) or { cost_total: ${JSON.stringify(cost)} } (the total)`,
+      hint: `${costColumns.map((name) => JSON.stringify(name)).join(', ')} may be a cost per unit or the lot's total, which is never guessed: map one with columns: { cost: ${JSON.stringify(cost)} } (per unit) or { cost_total: ${JSON.stringify(cost)} } (the total)`,
     }),
   });
 }

@@ -14,7 +14,7 @@ import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type QuoteBo
 import { checkPositions, type Position } from './positions.js';
 import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
 import type { Quote, UnusableQuote } from './types.js';
-import { converted, figureOf, FigureSum, minus, ONE, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
+import { converted, figureOf, FigureSum, minus, ONE, over, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -42,8 +42,8 @@ export interface PositionFacts {
   currency: string;
   /** The price used (1 for cash), as the service sent it; null with no quote. */
   price: string | null;
-  /** The cost per unit, as given. */
-  cost?: string;
+  /** The lot's total cost, as given (the positions' cost_total): its cost per unit is then cost_total / quantity. */
+  cost_total?: string;
   /**
    * ok; missing: no quote for the symbol; no_route: no rate from its currency to the base;
    * unusable: its quote, or the quote of a pair its rate comes from, cannot be right.
@@ -59,6 +59,8 @@ export interface PositionFacts {
 
 /** One input position, valued exactly. A figure is null when it cannot be known (no quote, no rate). */
 export interface ExactPosition extends PositionFacts {
+  /** The cost per unit: as given, or for a lot given its total, cost_total / quantity exactly (null for a quantity of 0). */
+  cost?: string | Figure | null;
   /** price × quantity, in `currency`. */
   value: Figure | null;
   /** One unit of `currency` in the base: 1, a minor unit's fraction, an FX rate, or both. */
@@ -72,6 +74,8 @@ export interface ExactPosition extends PositionFacts {
 
 /** One input position, its figures written at the valuation's precision. */
 export interface ValuedPosition extends PositionFacts {
+  /** The cost per unit: as given, or cost_total / quantity written at the valuation's precision (null for a quantity of 0). */
+  cost?: string | null;
   value: string | null;
   rate: string | null;
   value_base: string | null;
@@ -307,7 +311,7 @@ const CASH: Priced = { status: 'ok', price: '1', figure: ONE, timestamp: null };
 const MISSING: Priced = { status: 'missing', price: null, figure: null, timestamp: null };
 
 function valueOne(position: Position, priced: Priced, conversion: Conversion): ExactPosition {
-  const { symbol, quantity, currency, cost } = position;
+  const { symbol, quantity, currency, cost, cost_total: costTotal } = position;
   const status: PositionStatus = priced.status !== 'ok' ? priced.status : conversion.unusable !== undefined ? 'unusable' : conversion.rate === null ? 'no_route' : 'ok';
   const reason = status === 'unusable' ? priced.reason ?? conversion.unusable : undefined;
   // A rate that cannot be used still leaves the value in the position's own currency, as no route does.
@@ -321,6 +325,14 @@ function valueOne(position: Position, priced: Priced, conversion: Conversion): E
   if (cost !== undefined) {
     out.cost = cost;
     out.pnl = unit === null ? null : times(minus(unit, figureOf(cost)), amount!);
+    out.pnl_base = inBase(out.pnl);
+  } else if (costTotal !== undefined) {
+    // The lot's total cost: P&L is its value less that, exactly; the cost per unit the exact quotient.
+    const total = figureOf(costTotal);
+    const held = figureOf(quantity);
+    out.cost = held.n === 0n ? null : over(total, held);
+    out.cost_total = costTotal;
+    out.pnl = value === null ? null : minus(value, total);
     out.pnl_base = inBase(out.pnl);
   }
   if (reason !== undefined) out.reason = reason;
@@ -470,7 +482,8 @@ export function valuationAt(exact: ExactValuation, precision: Precision, options
       status: p.status, timestamp: p.timestamp,
     };
     if (p.cost !== undefined) {
-      out.cost = p.cost;
+      out.cost = p.cost === null || typeof p.cost === 'string' ? p.cost : text(p.cost, p.currency);
+      if (p.cost_total !== undefined) out.cost_total = p.cost_total;
       const pnl = orNull(p.pnl ?? null, p.currency);
       out.pnl = pnl;
       out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : orNull(p.pnl_base ?? null, base);

@@ -204,7 +204,7 @@ describe('columns', () => {
       const { positions, warnings } = read(`symbol,quantity,currency,${name},Price\nAAPL,10,USD,150,227\n`);
       expect(positions).toEqual([{ symbol: 'AAPL', quantity: '10', currency: 'USD', line: 2 }]);
       expect(warnings).toEqual([expect.objectContaining({ code: 'ignored_columns', columns: [name, 'Price'], costColumns: [name] })]);
-      expect(warnings[0]!.hint).toBe(`"${name}" may be a cost per unit or the lot's total, which mkt never guesses: map one with columns: { cost: "${name}" } (per unit) or { cost_total: "${name}" } (the total)`);
+      expect(warnings[0]!.hint).toBe(`"${name}" may be a cost per unit or the lot's total, which is never guessed: map one with columns: { cost: "${name}" } (per unit) or { cost_total: "${name}" } (the total)`);
     },
   );
 
@@ -292,9 +292,9 @@ describe('numbers as files write them', () => {
     ['007', 'quantity "007" is not a decimal number', undefined],
     ['"$1,000"', 'quantity "$1,000" has a currency sign ($): a number is read alone, and its currency from the currency column', 'columns'],
     ['€5', 'quantity "€5" has a currency sign (€): a number is read alone, and its currency from the currency column', 'columns'],
-    ['1e9999', 'quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100', undefined],
-    [`1${'0'.repeat(100)}`, `quantity "1${'0'.repeat(39)}…" is too large: 101 digits before the point; mkt reads at most 100`, undefined],
-    [`0.${'1'.repeat(101)}`, `quantity "0.${'1'.repeat(38)}…" has 101 significant digits; mkt reads at most 100`, undefined],
+    ['1e9999', 'quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read', undefined],
+    [`1${'0'.repeat(100)}`, `quantity "1${'0'.repeat(39)}…" is too large: 101 digits before the point; at most 100 are read`, undefined],
+    [`0.${'1'.repeat(101)}`, `quantity "0.${'1'.repeat(38)}…" has 101 significant digits; at most 100 are read`, undefined],
   ])('%s is refused: %s', (cell, message, option) => {
     const error = refused(() => read(`symbol,quantity,currency\nAAPL,${cell},USD\n`));
     expect(error.message).toBe(`p.csv, line 2: ${message}`);
@@ -303,7 +303,7 @@ describe('numbers as files write them', () => {
 
   it('JSON numbers are JSON\'s, and as bounded: 1e9999 is too large, not "not a decimal"', () => {
     const huge = refused(() => read('[{"symbol": "AAPL", "quantity": 1e9999, "currency": "USD"}]', { source: 'p.json' }));
-    expect(huge.message).toBe('p.json, position 1 (line 1): quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100');
+    expect(huge.message).toBe('p.json, position 1 (line 1): quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read');
     const grouped = refused(() => read('[{"symbol": "AAPL", "quantity": "1,000", "currency": "USD"}]', { source: 'p.json' }));
     expect(grouped.message).toBe('p.json, position 1 (line 1): quantity "1,000" is not a decimal number');
     // Within the bounds, any exponent JSON allows.
@@ -352,7 +352,7 @@ describe('cost_total', () => {
     expect(() => checkPositions([{ symbol: 'AAPL', quantity: '3', currency: 'USD', cost_total: '450.10' }])).not.toThrow();
     expect(() => checkPositions([{ symbol: 'AAPL', quantity: '3', currency: 'USD', cost_total: 450 }])).toThrow(/^position 1: cost_total must be a string holding a decimal number/);
     expect(() => checkPositions([{ symbol: 'AAPL', quantity: '3', currency: 'USD', cost: '1', cost_total: '3' }])).toThrow('position 1: has both cost and cost_total; a position has one');
-    expect(() => checkPositions([{ symbol: 'AAPL', quantity: '1e9999', currency: 'USD' }])).toThrow('position 1: quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100');
+    expect(() => checkPositions([{ symbol: 'AAPL', quantity: '1e9999', currency: 'USD' }])).toThrow('position 1: quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read');
   });
 });
 
@@ -371,7 +371,7 @@ describe('encodings and shapes, named', () => {
 
   it('JSON nested deeper than mkt reads says so, with the line, before the parser recurses; 64 levels are read', () => {
     const deep = refused(() => read(`[\n${'['.repeat(5000)}${']'.repeat(5000)}]`, { source: 'p.json' }));
-    expect(deep.message).toBe('p.json, line 2: is JSON nested more than 64 levels deep, deeper than mkt reads (an array of positions is 2 levels)');
+    expect(deep.message).toBe('p.json, line 2: is JSON nested more than 64 levels deep, deeper than positions are read (an array of positions is 2 levels)');
     const nested = `{"a":${'['.repeat(61)}${']'.repeat(61)}}`;
     const { positions, warnings } = read(`[{"symbol": "AAPL", "quantity": 1, "currency": "USD", "extra": ${nested}}]`, { source: 'p.json' });
     expect(positions).toEqual([{ symbol: 'AAPL', quantity: '1', currency: 'USD', line: 1 }]);

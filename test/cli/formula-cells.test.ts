@@ -98,8 +98,8 @@ describe('no CSV or TSV cell mkt writes starts a formula', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split(separator === ',' ? '\r\n' : '\n').map((line) => line.split(separator));
     // (200.00 - 300) × 10 = -1000.00; 200.00 × -5 = -1000.00.
-    expect(lines[1]!.slice(0, 11)).toEqual(['position', 'AAPL', '10', 'USD', '200.00', '2000.00', '2000.00', '300', '-1000.00', '-1000.00', 'ok']);
-    expect(lines[2]!.slice(0, 11)).toEqual(['position', 'AAPL', '-5', 'USD', '200.00', '-1000.00', '-1000.00', '', '', '', 'ok']);
+    expect(lines[1]!.slice(0, 12)).toEqual(['position', 'AAPL', '10', 'USD', '200.00', '2000.00', '2000.00', '300', '', '-1000.00', '-1000.00', 'ok']);
+    expect(lines[2]!.slice(0, 12)).toEqual(['position', 'AAPL', '-5', 'USD', '200.00', '-1000.00', '-1000.00', '', '', '', '', 'ok']);
     const negative = cells(result.stdout, separator).filter((cell) => cell.startsWith('-'));
     expect(negative.length).toBeGreaterThan(0);
     expect(cells(result.stdout, separator).filter((cell) => RUNS.test(cell))).toEqual([]);

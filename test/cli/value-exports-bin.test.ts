@@ -49,8 +49,7 @@ describe('mkt value, the process, on exports as they come', () => {
     ]));
     expect(result.stderr).toBe([
       'warning: skipped 2 lines before the header on line 3',
-      'warning: ignored columns: Description, Price, Mkt Val (Market Value), Cost Basis, Gain $ (Gain/Loss $), Security Type',
-      'hint: "Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Cost Basis\' as the lot\'s total cost',
+      'warning: ignored columns: Description, Price, Mkt Val (Market Value), Cost Basis, Gain $ (Gain/Loss $), Security Type; "Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Cost Basis\' as the lot\'s total cost',
       'warning: skipped 2 rows with no quantity that are totals or notes: line 7 (Cash & Cash Investments), line 8 (Account Total)',
       '',
     ].join('\n'));
@@ -72,8 +71,7 @@ describe('mkt value, the process, on exports as they come', () => {
     const values = FIDELITY_POSITIONS.map(([symbol, quantity]) => mul(mid(symbol), quantity));
     expect(valued.stdout).toBe(`row\tvalue_base\n${values.map((v) => `position\t${v}`).join('\n')}\ntotal\t${sum(values)}\ntotal_base\t${sum(values)}\n`);
     expect(valued.stderr).toBe([
-      'warning: ignored columns: Account Number, Account Name, Description, Last Price, Current Value, Total Gain/Loss Dollar, Cost Basis Total, Average Cost Basis, Type',
-      'hint: "Average Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Average Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Average Cost Basis\' as the lot\'s total cost',
+      'warning: ignored columns: Account Number, Account Name, Description, Last Price, Current Value, Total Gain/Loss Dollar, Cost Basis Total, Average Cost Basis, Type; "Average Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Average Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Average Cost Basis\' as the lot\'s total cost',
       'warning: skipped 3 rows with no quantity that are totals or notes: line 4 (Pending Activity), line 6 (The data and information in this spreads…), line 7 (Date downloaded Jan-06-2025 9:30 a.m ET)',
       '',
     ].join('\n'));
@@ -147,9 +145,9 @@ describe('mkt value, the process, refusing a file once for all its problems', ()
   });
 
   it.each([
-    ['deep.json', `[${'['.repeat(5000)}${']'.repeat(5000)}]`, 'line 1: is JSON nested more than 64 levels deep, deeper than mkt reads (an array of positions is 2 levels)'],
-    ['huge.json', '[{"symbol": "AAPL", "quantity": 1e9999, "currency": "USD"}]', 'position 1 (line 1): quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100'],
-    ['huge.csv', 'symbol,quantity,currency\nAAPL,1e9999,USD\n', 'line 2: quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100'],
+    ['deep.json', `[${'['.repeat(5000)}${']'.repeat(5000)}]`, 'line 1: is JSON nested more than 64 levels deep, deeper than positions are read (an array of positions is 2 levels)'],
+    ['huge.json', '[{"symbol": "AAPL", "quantity": 1e9999, "currency": "USD"}]', 'position 1 (line 1): quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read'],
+    ['huge.csv', 'symbol,quantity,currency\nAAPL,1e9999,USD\n', 'line 2: quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read'],
   ])('%s: exit 2, saying what it is', async (name, text, message) => {
     const result = await value(name, text, ['--base', 'USD']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -189,7 +187,7 @@ describe('mkt value, the process, on the other shapes', () => {
     expect(blocks.stderr).toBe('warning: ignored columns: Account\nwarning: skipped 4 rows with no quantity that are totals or notes: line 3 (IRA Subtotal), line 4 (Account: Taxable), line 5 (the header again), line 7 (Total)\n');
     const members = await value('extra.json', '[{"symbol": "AAPL", "quantity": 10, "currency": "USD", "account": "IRA", "avg_cost": 150}]', ['--base', 'USD', '--format', 'csv', '--fields', 'symbol,cost']);
     expect(members).toMatchObject({ code: 0, stdout: 'symbol,cost\r\nAAPL,\r\n,\r\n,\r\n' });
-    expect(members.stderr).toBe('warning: ignored members: account, avg_cost\nhint: "avg_cost" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=avg_cost\' reads it as the cost per unit, --columns \'cost_total=avg_cost\' as the lot\'s total cost\n');
+    expect(members.stderr).toBe('warning: ignored members: account, avg_cost; "avg_cost" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=avg_cost\' reads it as the cost per unit, --columns \'cost_total=avg_cost\' as the lot\'s total cost\n');
     const quoted = await value('quoted.csv', 'Ticker,"Cost, avg",Qty,Currency\nAAPL,150,10,USD\n', ['--base', 'USD', '--columns', 'cost="Cost, avg"', '--format', 'csv', '--fields', 'symbol,cost,pnl']);
     expect(quoted).toMatchObject({ code: 0, stderr: '' });
     expect(quoted.stdout.split('\r\n')[1]).toBe(`AAPL,150,${mul(sub(mid('AAPL'), '150'), '10')}`);

@@ -36,6 +36,17 @@ const exactJson = (text: string) => parse(text, null, (number: string) => number
 /** CSV lines as arrays of cells. */
 const csvRows = (text: string) => text.split('\r\n').filter((line) => line !== '').map((line) => line.split(','));
 
+/**
+ * stderr under --json, each warning line (a JSON object) said as the text form says it
+ * (`warning: MESSAGE; HINT`): every line must be JSON.
+ */
+function said(stderr: string): string {
+  return stderr.split('\n').filter((line) => line !== '').map((line) => {
+    const { warning } = JSON.parse(line) as { warning: { message: string; hint: string | null } };
+    return `warning: ${warning.message}${warning.hint === null ? '' : `; ${warning.hint}`}\n`;
+  }).join('');
+}
+
 describe('mkt value: exports as they come', () => {
   it('Schwab: valued, each figure the test\'s own; what was skipped and ignored said on stderr, with how to map its Cost Basis', async () => {
     const result = await run([file('positions.csv', SCHWAB), '--base', 'USD', '--currency', 'USD', '--format', 'csv', '--fields', 'row,symbol,quantity,value_base']);
@@ -50,8 +61,7 @@ describe('mkt value: exports as they come', () => {
     ]);
     expect(result.stderr).toBe([
       'warning: skipped 2 lines before the header on line 3',
-      'warning: ignored columns: Description, Price, Mkt Val (Market Value), Cost Basis, Gain $ (Gain/Loss $), Security Type',
-      'hint: "Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Cost Basis\' as the lot\'s total cost',
+      'warning: ignored columns: Description, Price, Mkt Val (Market Value), Cost Basis, Gain $ (Gain/Loss $), Security Type; "Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Cost Basis\' as the lot\'s total cost',
       'warning: skipped 2 rows with no quantity that are totals or notes: line 7 (Cash & Cash Investments), line 8 (Account Total)',
       '',
     ].join('\n'));
@@ -74,8 +84,8 @@ describe('mkt value: exports as they come', () => {
     expect(valued.code).toBe(0);
     const mid = await mids(FIDELITY_POSITIONS.map(([symbol]) => symbol));
     expect(exactJson(valued.stdout).total_base).toBe(sum(FIDELITY_POSITIONS.map(([symbol, quantity]) => mul(mid(symbol), quantity))));
-    expect(valued.stderr).toContain('warning: skipped 3 rows with no quantity that are totals or notes: line 4 (Pending Activity), line 6 (The data and information in this spreads…), line 7 (Date downloaded Jan-06-2025 9:30 a.m ET)\n');
-    expect(valued.stderr).toContain('hint: "Average Cost Basis" may be a cost per unit');
+    expect(said(valued.stderr)).toContain('warning: skipped 3 rows with no quantity that are totals or notes: line 4 (Pending Activity), line 6 (The data and information in this spreads…), line 7 (Date downloaded Jan-06-2025 9:30 a.m ET)\n');
+    expect(said(valued.stderr)).toContain('; "Average Cost Basis" may be a cost per unit');
   });
 
   it('Interactive Brokers: its currency and per-unit cost by --columns, P&L the test\'s own; without, one problem at the header', async () => {
@@ -89,7 +99,7 @@ describe('mkt value: exports as they come', () => {
       { symbol: 'SAP.DE', quantity: '20', currency: 'EUR', price: mid('SAP.DE'), cost: '180.5', pnl: mul(sub(mid('SAP.DE'), '180.5'), '20') },
       { symbol: 'RY.TO', quantity: '-50', currency: 'CAD', price: mid('RY.TO'), cost: '160', pnl: mul(sub(mid('RY.TO'), '160'), '-50') },
     ]);
-    expect(result.stderr).toBe('warning: ignored columns: ClientAccountID, AssetClass, Description, MarkPrice, PositionValue, CostBasisMoney\n');
+    expect(said(result.stderr)).toBe('warning: ignored columns: ClientAccountID, AssetClass, Description, MarkPrice, PositionValue, CostBasisMoney\n');
     const unmapped = await run([flex, '--base', 'USD']);
     expect(unmapped.code).toBe(2);
     expect(unmapped.stderr).toContain(`error: ${flex}, line 1: the header has no currency column, and no default currency was given\nhint: add a currency column (--columns currency=HEADER maps one), or give --currency CCY`);
@@ -108,7 +118,7 @@ describe('mkt value: exports as they come', () => {
     const document = exactJson(result.stdout);
     expect(document.positions).toEqual(expected);
     expect(document.total_base).toBe(sum(expected.map((position) => position.value)));
-    expect(result.stderr).toBe([
+    expect(said(result.stderr)).toBe([
       'warning: skipped 3 lines before the header on line 4',
       'warning: ignored columns: Name, Market Value',
       'warning: skipped 1 row with no quantity that is a total or a note: line 8 (Summe)',
@@ -134,7 +144,7 @@ describe('mkt value: exports as they come', () => {
       { symbol: 'SAP.DE', quantity: '20', currency: 'EUR', cost: '180.50', value: mul(mid('SAP.DE'), '20') },
       { symbol: '7203.T', quantity: '100', currency: 'JPY', cost: '2800', value: mul(mid('7203.T'), '100') },
     ]);
-    expect(result.stderr).toBe('warning: ignored columns: Bezeichnung, Kurswert (€)\n');
+    expect(said(result.stderr)).toBe('warning: ignored columns: Bezeichnung, Kurswert (€)\n');
     const uk = await run([bytes('uk.csv', UK_EXCEL_CP1252), '--base', 'USD', '--encoding', 'CP1252', '--format', 'csv', '--fields', 'symbol,cost']);
     expect(uk.code).toBe(0);
     expect(uk.stderr).toBe('warning: ignored columns: Value (£)\n');
@@ -148,7 +158,7 @@ describe('mkt value: exports as they come', () => {
     expect(exactJson(unicode.stdout).positions).toEqual([{ symbol: 'SAP.DE', quantity: '20', cost: '200' }, { symbol: '7203.T', quantity: '100', cost: '2800' }]);
     const extra = await run([file('extra.csv', EXTRA_COLUMNS), '--base', 'USD', '--json', '--fields', 'symbol,value']);
     expect(extra.code).toBe(0);
-    expect(extra.stderr).toBe('warning: ignored columns: account, notes\n');
+    expect(said(extra.stderr)).toBe('warning: ignored columns: account, notes\n');
     const mid = await mids(['AAPL', 'KO']);
     expect(exactJson(extra.stdout).total_base).toBe(sum([mul(mid('AAPL'), '10'), mul(mid('KO'), '5')]));
   });
@@ -187,8 +197,8 @@ describe('mkt value: every problem at once, before any request', () => {
     const one = await run([file('one.json', '[\n {"symbol": "AAPL", "quantity": 1e9999, "currency": "USD"}\n]'), '--base', 'USD', '--json']);
     const single = JSON.parse(one.stderr) as { error: Record<string, unknown> };
     expect(single.error).toMatchObject({
-      message: `${fixture.dir}/one.json, position 1 (line 2): quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100`,
-      problems: [{ line: 2, position: 1, field: 'quantity', value: '1e9999', message: 'quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100', hint: null }],
+      message: `${fixture.dir}/one.json, position 1 (line 2): quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read`,
+      problems: [{ line: 2, position: 1, field: 'quantity', value: '1e9999', message: 'quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read', hint: null }],
       problem_count: 1,
     });
   });
@@ -205,8 +215,8 @@ describe('mkt value: every problem at once, before any request', () => {
   });
 
   it.each([
-    ['deep.json', `[${'['.repeat(3000)}${']'.repeat(3000)}]`, [], 'deep.json, line 1: is JSON nested more than 64 levels deep, deeper than mkt reads (an array of positions is 2 levels)'],
-    ['huge.csv', 'symbol,quantity,currency\nAAPL,1e9999,USD\n', [], 'huge.csv, line 2: quantity "1e9999" is too large: 10000 digits before the point; mkt reads at most 100'],
+    ['deep.json', `[${'['.repeat(3000)}${']'.repeat(3000)}]`, [], 'deep.json, line 1: is JSON nested more than 64 levels deep, deeper than positions are read (an array of positions is 2 levels)'],
+    ['huge.csv', 'symbol,quantity,currency\nAAPL,1e9999,USD\n', [], 'huge.csv, line 2: quantity "1e9999" is too large: 10000 digits before the point; at most 100 are read'],
     ['signs.csv', 'symbol,quantity,currency,cost\nAAPL,10,USD,$150\n', [], 'signs.csv, line 2: cost "$150" has a currency sign ($): a number is read alone, and its currency from the currency column\nhint: write the number without its sign (the currency comes from the currency column, or --currency); or leave the column out: --columns cost='],
     ['grouped.csv', 'symbol,quantity,currency\nAAPL,"1,00",USD\n', [], 'grouped.csv, line 2: quantity "1,00" is not a decimal number: its thousands are not grouped in threes'],
     ['utf16.csv', 'S\0y\0m\0', [], 'utf16.csv, line 1: holds a NUL character: it may be UTF-16 without a byte-order mark\nhint: --encoding utf-16le (or utf-16be) reads UTF-16 without a byte-order mark'],
@@ -224,7 +234,7 @@ describe('--columns, --decimal-comma, --encoding', () => {
     const result = await run([file('quoted.csv', text), '--base', 'USD', '--columns', 'COST="Cost, avg",symbol=ticker', '--json', '--fields', 'symbol,cost']);
     expect(result.code).toBe(0);
     expect(exactJson(result.stdout).positions).toEqual([{ symbol: 'AAPL', cost: '150' }]);
-    expect(result.stderr).toBe('warning: ignored columns: a="b"\n');
+    expect(said(result.stderr)).toBe('warning: ignored columns: a="b"\n');
     const mapped = await run([file('quoted.csv', text), '--base', 'USD', '--columns', 'cost="a=""b""",symbol=Ticker']);
     expect(mapped.code).toBe(2);
     expect(mapped.stderr).toContain('quoted.csv, line 2: cost "x" is not a decimal number\n');

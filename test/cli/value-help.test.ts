@@ -100,7 +100,7 @@ describe('mkt value --help: its examples', () => {
       expect(result.stderr).not.toMatch(/^error: .*(unknown|not among|refused)/m);
     }
     if (jq) expect((await shell("mkt value portfolio.csv --base USD --json | jq -r '.missing[]'")).stdout).toBe('NOSUCH\n');
-    expect(fs.readFileSync(path.join(dir, 'valued.csv'), 'utf8').split('\r\n')[0]).toBe('row,symbol,quantity,currency,price,value,value_base,cost,pnl,pnl_base,status');
+    expect(fs.readFileSync(path.join(dir, 'valued.csv'), 'utf8').split('\r\n')[0]).toBe('row,symbol,quantity,currency,price,value,value_base,cost,cost_total,pnl,pnl_base,status,timestamp,reason');
   });
 });
 

@@ -197,7 +197,7 @@ describe('quotes that cannot be right value nothing, as mkt quotes --strict call
 
   it('a price longer than mkt reads, or 1e-999: unusable, named; never an internal error', async () => {
     const long = `227.${'1'.repeat(150)}`;
-    for (const [price, problem] of [[long, 'has 153 significant digits; mkt reads at most 100'], ['1e-999', 'is out of range']] as const) {
+    for (const [price, problem] of [[long, 'has 153 significant digits; at most 100 are read'], ['1e-999', 'is out of range']] as const) {
       const result = await run([book, '--base', 'USD', '--json'], { quotes: [...QUOTES.filter((quote) => quote.symbol !== 'AAPL'), q('AAPL', price)] });
       expect(result.code).toBe(0);
       const unusable = exactJson(result.stdout).unusable as Array<{ symbol: string; problems: string[] }>;

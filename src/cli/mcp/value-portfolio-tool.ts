@@ -26,6 +26,7 @@ const POSITION = z.strictObject({
   quantity: AMOUNT.describe('a decimal string such as "10.5" (negative: a short); a whole number may be a JSON integer'),
   currency: z.string().optional().describe('the currency the instrument is quoted in: an ISO 4217 code, or GBX (pence) and the other minor units; default: the call\'s currency'),
   cost: AMOUNT.optional().describe('the average cost per unit, in `currency`, as a decimal string'),
+  cost_total: AMOUNT.optional().describe('instead of cost: the lot\'s total cost (a broker\'s cost basis), in `currency`; its cost per unit is cost_total / quantity'),
 });
 
 const NULLABLE = (description: string) => decimal(description).nullable();
@@ -37,7 +38,8 @@ const VALUED = z.looseObject({
   price: NULLABLE('the price used (1 for cash); null with no quote'),
   value: NULLABLE('price × quantity, in currency, at the precision; null with no quote'),
   value_base: NULLABLE('value × the rate of currency in the base (fx), at the precision; null with no quote or no route'),
-  cost: NULLABLE('the cost per unit, as given; null when none was'),
+  cost: NULLABLE('the cost per unit, as given, or cost_total / quantity; null when none was'),
+  cost_total: NULLABLE('the lot\'s total cost, as given; null when none was'),
   pnl: NULLABLE('(price - cost) × quantity, in currency; null with no cost or no quote'),
   pnl_base: NULLABLE('pnl × the rate of currency in the base; null with no cost, no quote or no route'),
   status: z.enum(['ok', 'missing', 'no_route', 'unusable']).describe('ok; missing: no quote for the symbol; no_route: no FX rate from its currency to the base; unusable: its quote, or the quote of the FX pair its rate comes from, cannot be right (see reason)'),
