@@ -54,7 +54,7 @@ describe('a symbol that starts a formula is refused wherever mkt reads one', () 
   it.each([
     ['CSV', 'positions.csv', (symbol: string) => `symbol,quantity,currency\nAAPL,1,USD\n"${symbol.replaceAll('"', '""')}",2,USD\n`, 'line 3'],
     ['TSV', 'positions.tsv', (symbol: string) => `symbol\tquantity\tcurrency\nAAPL\t1\tUSD\n"${symbol.replaceAll('"', '""')}"\t2\tUSD\n`, 'line 3'],
-    ['JSON', 'positions.json', (symbol: string) => JSON.stringify([{ symbol: 'AAPL', quantity: '1', currency: 'USD' }, { symbol, quantity: '2', currency: 'USD' }]), 'position 2'],
+    ['JSON', 'positions.json', (symbol: string) => JSON.stringify([{ symbol: 'AAPL', quantity: '1', currency: 'USD' }, { symbol, quantity: '2', currency: 'USD' }]), 'position 2 (line 1)'],
   ])('mkt value refuses it in a %s positions file: exit 2 naming the file, the line and the symbol, before any request', async (_kind, name, text, where) => {
     const server = await service();
     for (const symbol of FORMULAS) {
