@@ -205,3 +205,37 @@ describe('quotes that cannot be right value nothing, as mkt quotes --strict call
     }
   });
 });
+
+describe('no single number makes a valuation slow or ends in an internal error', () => {
+  it('a 50,000-digit quantity and cost (a 100 KB file that took 8 s): exit 2 at once, naming the line and both, before any request', async () => {
+    const huge = path.join(dir, 'huge.csv');
+    fs.writeFileSync(huge, `symbol,quantity,currency,cost\nAAPL,${'7'.repeat(50_000)},USD,${'3'.repeat(50_000)}\n`);
+    const result = await run([huge, '--base', 'USD', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const error = (JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { error: { problems: Array<{ line: number; field: string; message: string }> } }).error;
+    expect(error.problems.map((problem) => [problem.line, problem.field])).toEqual([[2, 'quantity'], [2, 'cost']]);
+    expect(error.problems[0]!.message).toContain('has 50000 significant digits; at most 100 are read');
+  });
+
+  it('a quantity of 1,000,001 decimals (big.js: "Invalid decimal places"), and 1e-1000000: exit 2, naming them', async () => {
+    for (const quantity of [`0.${'1'.repeat(1_000_001)}`, '1e-1000000']) {
+      const file = path.join(dir, 'tiny.csv');
+      fs.writeFileSync(file, `symbol,quantity,currency\nUSD,${quantity},USD\n`);
+      const result = await run([file, '--base', 'USD']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/line 2: quantity ".*" (has 1000001 significant digits|has 1000000 decimal places); at most 100 are read/);
+      expect(result.stderr).not.toContain('internal error');
+    }
+  });
+
+  it('the largest numbers read, 100 significant digits at the bounds, value at an inverse rate at full and minor', async () => {
+    const file = path.join(dir, 'bounds.csv');
+    const quantity = `${'9'.repeat(50)}.${'9'.repeat(50)}`;
+    fs.writeFileSync(file, `symbol,quantity,currency,cost\nTOYOTA,${quantity},JPY,${'1'.repeat(100)}\nUSD,1e-100,USD\n`);
+    const result = await run([file, '--base', 'USD', '--json']);
+    expect(result.code).toBe(0);
+    const value = ratMul(ratMul(rat(quantity), rat(MIDS.TOYOTA!)), TO_USD.JPY!);
+    expect((exactJson(result.stdout).positions as Array<Record<string, string>>)[0]!.value_base).toBe(fullText(value, 50));
+  });
+});
