@@ -68,15 +68,24 @@ function isoCurrencies(): ReadonlySet<string> {
 
 /** `code` as a unit of its ISO currency, or undefined when it is neither an ISO code nor a listed minor unit. */
 export function currencyUnit(code: string): CurrencyUnit | undefined {
-  const minor = Object.hasOwn(MINOR_UNITS, code) ? MINOR_UNITS[code] : undefined;
-  if (minor !== undefined) return { code, ...minor };
-  return isoCurrencies().has(code) ? { code, major: code, exponent: 0 } : undefined;
+  let unit = units.get(code);
+  if (unit === undefined) {
+    const minor = Object.hasOwn(MINOR_UNITS, code) ? MINOR_UNITS[code] : undefined;
+    if (minor !== undefined) unit = { code, ...minor };
+    else if (isoCurrencies().has(code)) unit = { code, major: code, exponent: 0 };
+    else return undefined;
+    units.set(code, unit);
+  }
+  return unit;
 }
 
 /** Every code currencyUnit() takes: the ISO 4217 codes this platform knows and the metals, then the minor units; for completion. */
 export function currencyCodes(): string[] {
   return [...[...isoCurrencies()].sort(), ...Object.keys(MINOR_UNITS)];
 }
+
+/** currencyUnit's answers, each code once: every position asks for its currency's, several times. */
+const units = new Map<string, CurrencyUnit>();
 
 export function isCurrency(code: unknown): code is string {
   return typeof code === 'string' && currencyUnit(code) !== undefined;

@@ -12,11 +12,10 @@
 // A pair is taken in that order as it is quoted: a quote that cannot be right (the library's one
 // verdict, quote-checks.ts) is not passed over for the next route, which would value with a rate
 // the service did not mean; the currency's positions are then `unusable`, naming the pair.
-import Fraction from 'fraction.js';
 import { OptionsError } from './errors.js';
 import { quoteProblems, samePrices } from './quote-checks.js';
 import type { Quote, UnusableQuote } from './types.js';
-import { figureOf, type Figure } from '../shared/figure.js';
+import { figureOf, ONE, over as quotient, times, type Figure } from '../shared/figure.js';
 
 /** The currency crosses go through. */
 const CROSS_CURRENCY = 'USD';
@@ -163,9 +162,9 @@ function leg(book: QuoteBook, straight: string, inverted: string): Leg | undefin
 function ratio(from: string, to: string, method: ExactFxRate['method'], legs: readonly Leg[]): ExactFxRate {
   const over = legs.filter((l) => !l.inverse);
   const under = legs.filter((l) => l.inverse);
-  const product = (terms: readonly Leg[]) => terms.reduce((acc, l) => acc.mul(figureOf(l.quote.mid).exact), new Fraction(1n, 1n));
+  const product = (terms: readonly Leg[]) => terms.reduce((acc, l) => times(acc, figureOf(l.quote.mid)), ONE);
   const names = (terms: readonly Leg[]) => terms.map((l) => l.pair).join('*');
-  const rate: Figure = legs.length === 1 && under.length === 0 ? figureOf(over[0]!.quote.mid) : { exact: product(over).div(product(under)), places: 0 };
+  const rate: Figure = legs.length === 1 && under.length === 0 ? figureOf(over[0]!.quote.mid) : quotient(product(over), product(under));
   const ordered = [...over, ...under];
   const denominator = under.length > 1 ? `(${names(under)})` : names(under);
   return {

@@ -19,3 +19,5 @@ export { currencyCodes, currencyUnit } from './currencies.js';
 export { displayUrl } from './response.js';
 export { describeStatus } from './status-text.js';
 export { loadDispatcherParts } from './undici.js';
+export { POSITION_FIELDS, type PositionField } from './position-fields.js';
+export { placeOfProblem } from './positions-error.js';

@@ -22,7 +22,7 @@ export class JsonNumber {
 // JSON's number grammar: what a decimal (a price) may look like, as a number or a numeric string.
 // The exponent is capped at three digits: 1e600000000 is valid JSON, and writing it out in plain
 // notation for the table would take all the memory there is.
-export const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 
 /**
  * The exact text of a decimal sent as a JSON number (already checked by the parser) or a numeric

@@ -552,7 +552,7 @@ export interface components {
         /**
          * @description Comma-separated instrument symbols. Each item has surrounding spaces removed and is
          *     upper-cased; empty items are skipped and repeats dropped. An item is 1 to 32 visible ASCII
-         *     characters. At most 100 distinct symbols (the sandbox's `--max-symbols`); the query string
+         *     characters, not starting with `=`, `+`, `-` or `@` (no market's symbol does). At most 100 distinct symbols (the sandbox's `--max-symbols`); the query string
          *     as a whole at most 8 KiB.
          */
         Symbols: string;
@@ -694,7 +694,7 @@ export interface operations {
                 /**
                  * @description Comma-separated instrument symbols. Each item has surrounding spaces removed and is
                  *     upper-cased; empty items are skipped and repeats dropped. An item is 1 to 32 visible ASCII
-                 *     characters. At most 100 distinct symbols (the sandbox's `--max-symbols`); the query string
+                 *     characters, not starting with `=`, `+`, `-` or `@` (no market's symbol does). At most 100 distinct symbols (the sandbox's `--max-symbols`); the query string
                  *     as a whole at most 8 KiB.
                  */
                 symbols: components["parameters"]["Symbols"];

@@ -1,21 +1,44 @@
-// A positions file's text to positions: CSV or TSV with a header row (RFC 4180: quoted fields,
-// doubled quotes, CRLF or LF), or JSON, an array of position objects read digit for digit. The
-// kind comes from the file name's extension (.csv, .tsv, .json, any case), else from the text: a
-// first non-blank character `[` or `{` is JSON, a tab in the header line is TSV, anything else CSV.
-// A UTF-8 byte-order mark is ignored; blank lines are skipped.
-import { parseJsonExact, withoutBom } from './json.js';
-import { PositionsError, shownValue } from './positions-error.js';
-import {
-  fieldName, POSITION_FIELDS, positionsFromObjects, positionsFromRecords, type Position, type PositionField, type PositionRecord, type PositionsOptions,
-} from './positions.js';
+// A positions file's text (or bytes) to positions: delimited text with a header row (`,`, `;` or
+// tab, RFC 4180 quoting), or JSON, an array of position objects read digit for digit. The kind
+// comes from the file name's extension (.csv, .tsv, .json, any case), else from the text: a first
+// non-blank character `[` or `{` is JSON, anything else delimited text. A broker's export is read
+// as it comes: the header is the first line that names a symbol and a quantity column, and the
+// delimiter is the one that makes it so; lines before it (a title, an "as of" line) are skipped,
+// rows that are totals or notes wherever they stand, and columns mkt does not use, each said once
+// in a warning. A byte-order mark is read, blank lines are skipped.
+import { readDelimited, type DelimitedRow } from './delimited-rows.js';
+import { OptionsError } from './errors.js';
+import { withoutBom } from './json.js';
+import { checkColumnMapping, planColumns, type ColumnPlan } from './positions-columns.js';
+import { decodePositions } from './positions-decode.js';
+import { PositionsError, ProblemList, shownValue } from './positions-error.js';
+import { readJsonPositions } from './positions-json.js';
+import { isPlaceholder } from './positions-number.js';
+import { positionsFromRecords, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
 import { MAX_POSITIONS_FILE_BYTES } from '../shared/limits.js';
+import { SYMBOL_PATTERN } from '../shared/patterns.js';
 
 export type PositionsFormat = 'csv' | 'tsv' | 'json';
 
 export interface ParsePositionsOptions extends PositionsOptions {
-  /** The kind of text; without it, from `source`'s extension, else from the text. */
+  /** The kind of text; without it, from `source`'s extension, else from the text. csv and tsv alike take the delimiter from the header line. */
   format?: PositionsFormat;
+  /**
+   * How a delimited file writes its numbers: true, `1.000,50` (a decimal comma, thousands grouped by
+   * points); false, `1,000.50`; undefined, `1,000.50`, except that a `;` file's number with a comma,
+   * or shaped like `1.000`, is refused until this says which.
+   */
+  decimalComma?: boolean;
+  /**
+   * The encoding of bytes (a Uint8Array or Buffer) without a byte-order mark, as the WHATWG
+   * Encoding standard labels it: `utf-8` (the default), `cp1252`, `utf-16le`... Text given as a
+   * string is already decoded: an encoding with it is an error.
+   */
+  encoding?: string;
 }
+
+/** The delimiters a header line may use, in the order tried. */
+const DELIMITERS = [',', ';', '\t'] as const;
 
 /** The kind of positions text, from a file name's extension, else from the text itself. */
 export function detectPositionsFormat(text: string, fileName?: string): PositionsFormat {
@@ -31,192 +54,193 @@ export function detectPositionsFormat(text: string, fileName?: string): Position
 }
 
 /**
- * Positions from a file's text, checked: any problem is a PositionsError naming the source and
- * the line (CSV, TSV) or the position (JSON), before anything is fetched.
+ * Positions from a file's text, or its bytes (decoded as `encoding` says), checked: the problems are
+ * a PositionsError naming the source and, for each, the line (or the position of a JSON array),
+ * before anything is fetched. What is ignored or skipped goes to `onWarning`.
  */
-export function parsePositions(text: string, options: ParsePositionsOptions = {}): Position[] {
+export function parsePositions(input: string | Uint8Array, options: ParsePositionsOptions = {}): Position[] {
   const { source } = options;
-  if (Buffer.byteLength(text, 'utf8') > MAX_POSITIONS_FILE_BYTES) {
+  const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
+  if (size > MAX_POSITIONS_FILE_BYTES) {
     throw new PositionsError(`is larger than ${MAX_POSITIONS_FILE_BYTES / 1024 / 1024} MiB, the most positions text read`, { reason: 'too-large', source });
   }
-  const body = withoutBom(text);
+  if (typeof input === 'string' && options.encoding !== undefined) {
+    throw new OptionsError('INVALID_OPTIONS', 'encoding applies to bytes (a Uint8Array or Buffer): a string is text already decoded', { option: 'encoding' });
+  }
+  const body = withoutBom(typeof input === 'string' ? input : decodePositions(input, options.encoding, source));
+  const nul = body.indexOf('\0');
+  if (nul !== -1) {
+    throw new PositionsError('holds a NUL character: it may be UTF-16 without a byte-order mark', {
+      reason: 'encoding', source, line: lineOf(body, nul), option: 'encoding', hint: 'read it as utf-16le (or utf-16be), the encoding it is in',
+    });
+  }
   if (body.trim() === '') throw new PositionsError('is empty: no header and no positions', { reason: 'empty', source });
   const format = options.format ?? detectPositionsFormat(body, source);
-  if (format === 'json') return positionsFromObjects(parseJsonArray(body, source), options);
-  return positionsFromRecords(delimitedRecords(body, format === 'tsv' ? '\t' : ',', source), options);
+  if (format === 'json') return readJsonPositions(body, options);
+  return readDelimitedPositions(body, options);
 }
 
-function parseJsonArray(body: string, source: string | undefined): unknown[] {
-  let value: unknown;
-  try {
-    value = parseJsonExact(body);
-  } catch (error) {
-    const position = Number(/position (\d+)/.exec((error as Error).message)?.[1]);
-    const line = Number.isInteger(position) ? lineAt(body, position) : undefined;
-    throw new PositionsError(`is not valid JSON: ${(error as Error).message}`, { reason: 'syntax', source, line });
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split(/\r\n|\n|\r/).length;
+}
+
+interface Header {
+  cells: string[];
+  line: number;
+  delimiter: string;
+  plan: ColumnPlan;
+  /** Where the text after the header's line starts. */
+  next: number;
+}
+
+/** The positions of delimited text: the header found, the rows read, what was skipped said. */
+function readDelimitedPositions(body: string, options: ParsePositionsOptions): Position[] {
+  const { source } = options;
+  const mapping = checkColumnMapping(options.columns);
+  const header = findHeader(body, mapping, source);
+  const { plan, delimiter } = header;
+  const problems = new ProblemList(source);
+  const at = plan.at;
+  const where = { reason: 'header' as const, line: header.line, option: 'columns' as const };
+  for (const { field, names } of plan.twice) problems.add({ ...where, field, message: `the header names ${field} twice: ${names.map(shownValue).join(' and ')}` });
+  for (const field of plan.unmapped) {
+    problems.add({ ...where, field, message: `the header has no column ${shownValue(mapping.get(field)!)}, which columns maps to ${field}; it has ${header.cells.map(shownValue).join(', ')}` });
   }
-  if (!Array.isArray(value)) {
-    throw new PositionsError('is JSON, but not an array of positions such as [{"symbol": "AAPL", "quantity": 10, "currency": "USD"}]', { reason: 'syntax', source });
+  if (options.onWarning !== undefined && body.slice(0, header.next).split(/\r\n|\n|\r/).slice(0, header.line - 1).some((line) => line.trim() !== '')) {
+    const before = header.line - 1;
+    options.onWarning({
+      code: 'skipped_lines', message: `skipped ${before} line${before === 1 ? '' : 's'} before the header on line ${header.line}`, lines: Array.from({ length: before }, (_, i) => i + 1),
+    });
   }
-  return value;
-}
+  if (plan.ignored.length > 0) warnIgnored(options, plan.ignored, plan.costLike, 'columns');
 
-/** The 1-based line of character `index` of `text`. */
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
-/** The header and rows of CSV or TSV text as position records, each with its line. */
-function delimitedRecords(body: string, delimiter: ',' | '\t', source: string | undefined): PositionRecord[] {
-  const rows = readDelimited(body, delimiter, source);
-  const header = rows[0];
-  if (header === undefined) throw new PositionsError('is empty: no header and no positions', { reason: 'empty', source });
-  const fields = headerFields(header, delimiter, source);
-  const at = { symbol: fields.indexOf('symbol'), quantity: fields.indexOf('quantity'), currency: fields.indexOf('currency'), cost: fields.indexOf('cost') };
-  const records: PositionRecord[] = new Array(rows.length - 1);
-  for (let r = 1; r < rows.length; r++) {
-    const { cells, line } = rows[r]!;
+  const rows = readDelimited(body.slice(header.next), delimiter, source, header.line + 1);
+  const records: PositionRecord[] = [];
+  const skipped: Array<{ line: number; label: string }> = [];
+  const headerKey = header.cells.join('\u0000').toLowerCase();
+  const headerSymbol = header.cells[at.symbol!]!.toLowerCase();
+  const cell = (cells: string[], field: PositionField) => {
+    const index = at[field];
+    return index === undefined ? undefined : cells[index];
+  };
+  for (const { cells, line } of rows) {
+    if (cells.every((text) => text === '')) continue;
+    const symbol = cell(cells, 'symbol') ?? '';
+    if (isPlaceholder(cell(cells, 'quantity') ?? '') && (isPlaceholder(symbol) || isLabel(symbol))) {
+      skipped.push({ line, label: isPlaceholder(symbol) ? cells.find((text) => !isPlaceholder(text)) ?? '' : symbol });
+      continue;
+    }
+    if (symbol.length === headerSymbol.length && symbol.toLowerCase() === headerSymbol && cells.join('\u0000').toLowerCase() === headerKey) {
+      skipped.push({ line, label: 'the header again' });
+      continue;
+    }
     // Fewer cells than the header leave the last columns empty (EUR,2500.75,EUR under
-    // symbol,quantity,currency,cost); more have no column to go in.
-    if (cells.length > fields.length) {
-      throw new PositionsError(`has ${cells.length} fields, the header ${fields.length}`, {
-        reason: 'cells', source, line, hint: delimiter === ',' ? 'a field holding a comma must be quoted: "1,5"' : undefined,
+    // symbol,quantity,currency,cost); more have no column to go in, unless they are empty.
+    if (cells.length > header.cells.length && cells.slice(header.cells.length).some((text) => text !== '')) {
+      records.push({
+        values: {}, line, problems: [{
+          reason: 'cells', line, message: `has ${cells.length} fields, the header ${header.cells.length}`,
+          hint: delimiter === '\t' ? undefined : `a field holding a ${delimiter === ',' ? 'comma' : 'semicolon'} must be quoted: "1${delimiter}5"`,
+        }],
       });
+      continue;
     }
     // One object shape for every row (a keyed store per cell would not be).
-    const values = { symbol: cells[at.symbol], quantity: cells[at.quantity], currency: at.currency < 0 ? undefined : cells[at.currency], cost: at.cost < 0 ? undefined : cells[at.cost] };
-    records[r - 1] = { values, line };
+    const values = { symbol: cells[at.symbol!], quantity: cells[at.quantity!], currency: cell(cells, 'currency'), cost: cell(cells, 'cost'), cost_total: cell(cells, 'cost_total') };
+    records.push({ values, line });
   }
-  return records;
+  if (skipped.length > 0 && options.onWarning !== undefined) {
+    const listed = skipped.slice(0, 10).map(({ line, label }) => (label === '' ? `line ${line}` : `line ${line} (${label.length > 40 ? `${label.slice(0, 40)}…` : label})`));
+    const more = skipped.length - listed.length;
+    options.onWarning({
+      code: 'skipped_rows',
+      message: `skipped ${skipped.length} row${skipped.length === 1 ? '' : 's'} with no quantity that ${skipped.length === 1 ? 'is a total or a note' : 'are totals or notes'}: ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      lines: skipped.map(({ line }) => line),
+      labels: skipped.map(({ label }) => label),
+    });
+  }
+  // No currency column and no default: said once, of the header, rather than of every row.
+  const noCurrencySaid = at.currency === undefined && options.defaultCurrency === undefined && records.length > 0;
+  if (noCurrencySaid) {
+    problems.add({
+      reason: 'no-currency', line: header.line, field: 'currency', option: 'defaultCurrency',
+      message: 'the header has no currency column, and no default currency was given',
+      hint: 'give each position a currency (a currency column), or a default currency for those without one',
+    });
+  }
+  const style = { cell: true, decimalComma: options.decimalComma, delimiter };
+  return positionsFromRecords(records, options, { style, problems, noCurrencySaid });
 }
 
-function headerFields(header: DelimitedRow, delimiter: string, source: string | undefined): PositionField[] {
-  const { cells, line } = header;
-  const fields: PositionField[] = [];
-  for (let c = 0; c < cells.length; c++) {
-    const name = cells[c]!.trim();
-    const where = { reason: 'header' as const, source, line, field: name };
-    if (name === '') throw new PositionsError(`the header's column ${c + 1} has no name`, where);
-    const field = fieldName(name);
-    if (field === undefined) {
-      const kind = delimiter === '\t' ? 'TSV' : 'CSV';
-      throw new PositionsError(`the header names a column ${shownValue(name)} that a position does not have; the columns are ${POSITION_FIELDS.join(', ')}`, {
-        ...where, hint: `a positions file is ${kind} with the header symbol${delimiter}quantity${delimiter}currency${delimiter}cost (currency and cost optional)`,
-      });
-    }
-    if (fields.includes(field)) throw new PositionsError(`the header names ${field} twice`, where);
-    fields.push(field);
-  }
-  for (const required of ['symbol', 'quantity'] as const) {
-    if (!fields.includes(required)) {
-      throw new PositionsError(`the header has no ${required} column (it has ${fields.join(', ')})`, { reason: 'header', source, line, field: required });
-    }
-  }
-  return fields;
-}
+/** A total's label in the languages of the exports mkt has met: Total, Subtotal, Summe, Gesamt, Somme, Totaal, Totale, Suma. */
+const TOTAL = /\b(?:sub)?totals?\b|^(?:sum|summe|zwischensumme|gesamt|somme|totaal|totale|suma)\b/i;
 
-interface DelimitedRow {
-  cells: string[];
-  /** The line the row starts on. */
-  line: number;
+/** Text where a symbol would be that labels a row instead (`Account Total`, `Cash & Cash Investments`, `Total`). */
+function isLabel(text: string): boolean {
+  return !SYMBOL_PATTERN.test(text) || TOTAL.test(text);
 }
 
 /**
- * RFC 4180 rows: fields separated by `delimiter`, a field in double quotes may hold the delimiter,
- * line breaks and doubled quotes (""); rows end at CRLF, LF or CR. Cells are trimmed of white
- * space; rows of nothing but white space are skipped.
+ * The first line that names a symbol and a quantity column, read with the delimiter that makes it
+ * so (the one giving more columns, should two). A line that is not delimited text (a title with a
+ * stray quote) is not the header.
  */
-function readDelimited(text: string, delimiter: string, source: string | undefined): DelimitedRow[] {
-  // Without a double quote there is no quoting to read: the platform's split does the same, and
-  // fast from the first call (a short run's character loop is still being compiled).
-  if (!text.includes('"')) return splitDelimited(text, delimiter);
-  const rows: DelimitedRow[] = [];
-  const separator = delimiter.charCodeAt(0);
-  const n = text.length;
-  let i = 0;
+function findHeader(body: string, mapping: ReadonlyMap<PositionField, string>, source: string | undefined): Header {
+  let index = 0;
   let line = 1;
-  while (i < n) {
-    const start = line;
-    const cells: string[] = [];
-    for (;;) {
-      let cell: string;
-      // White space before an opening quote is allowed, as after a closing one.
-      let open = i;
-      while (open < n && (text[open] === ' ' || (text[open] === '\t' && delimiter !== '\t'))) open++;
-      if (text.charCodeAt(open) === 0x22) {
-        i = open;
-        const opened = line;
-        cell = '';
-        i++;
-        for (;;) {
-          const close = text.indexOf('"', i);
-          if (close === -1) {
-            throw new PositionsError(`a quoted field opened on line ${opened} is never closed`, { reason: 'syntax', source, line: opened, hint: 'end the field with a double quote; a quote inside it is written twice ("")' });
-          }
-          const chunk = text.slice(i, close);
-          line += countBreaks(chunk);
-          cell += chunk;
-          if (text.charCodeAt(close + 1) === 0x22) {
-            cell += '"';
-            i = close + 2;
-          } else {
-            i = close + 1;
-            break;
-          }
+  let halfway: { line: number; plan: ColumnPlan; cells: string[] } | undefined;
+  let first: string | undefined;
+  while (index < body.length) {
+    let end = index;
+    while (end < body.length && body[end] !== '\n' && body[end] !== '\r') end++;
+    const next = body[end] === '\r' && body[end + 1] === '\n' ? end + 2 : end + 1;
+    const text = body.slice(index, end);
+    if (text.trim() !== '') {
+      first ??= text.trim();
+      let best: Header | undefined;
+      for (const delimiter of DELIMITERS) {
+        if (delimiter !== ',' && !text.includes(delimiter)) continue;
+        const cells = lineCells(text, delimiter);
+        if (cells === undefined) continue;
+        const plan = planColumns(cells, mapping);
+        if (plan.at.symbol !== undefined && plan.at.quantity !== undefined) {
+          if (best === undefined || cells.length > best.cells.length) best = { cells, line, delimiter, plan, next };
+        } else if (halfway === undefined && (plan.at.symbol !== undefined || plan.at.quantity !== undefined)) {
+          halfway = { line, plan, cells };
         }
-        // Only white space may stand between the closing quote and the field's end.
-        while (i < n && (text[i] === ' ' || (text[i] === '\t' && delimiter !== '\t'))) i++;
-        if (i < n && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') {
-          throw new PositionsError('has text after a closing quote; a quote inside a quoted field is written twice ("")', { reason: 'syntax', source, line });
-        }
-      } else {
-        let end = i;
-        while (end < n) {
-          const c = text.charCodeAt(end);
-          if (c === separator || c === 0x0a || c === 0x0d) break;
-          end++;
-        }
-        cell = text.slice(i, end);
-        if (cell.includes('"')) {
-          throw new PositionsError('has a double quote inside an unquoted field; quote the whole field and write the quote twice ("a""b")', { reason: 'syntax', source, line });
-        }
-        i = end;
       }
-      cells.push(cell.trim());
-      if (i >= n) break;
-      const c = text[i];
-      i++;
-      if (c === delimiter) continue;
-      if (c === '\r' && text[i] === '\n') i++;
-      line++;
-      break;
+      if (best !== undefined) return best;
     }
-    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: start });
+    index = next;
+    line++;
   }
-  return rows;
+  throw noHeader(mapping, source, halfway, first);
 }
 
-/** readDelimited for text with no double quote: lines at CRLF, LF or CR, cells at the delimiter, trimmed. */
-function splitDelimited(text: string, delimiter: string): DelimitedRow[] {
-  const rows: DelimitedRow[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  for (let index = 0; index < lines.length; index++) {
-    const cells = lines[index]!.split(delimiter);
-    for (let c = 0; c < cells.length; c++) cells[c] = cells[c]!.trim();
-    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: index + 1 });
+/** One physical line's cells, or undefined when it is not delimited text (an unclosed or stray quote). */
+function lineCells(text: string, delimiter: string): string[] | undefined {
+  let rows: DelimitedRow[];
+  try {
+    rows = readDelimited(text, delimiter, undefined);
+  } catch {
+    return undefined;
   }
-  return rows;
+  return rows.length === 1 ? rows[0]!.cells : undefined;
 }
 
-/** Line breaks in `text`: CRLF, LF and CR each count once. */
-function countBreaks(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) count++;
-    else if (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a) count++;
+function noHeader(mapping: ReadonlyMap<PositionField, string>, source: string | undefined, halfway: { line: number; plan: ColumnPlan; cells: string[] } | undefined, first: string | undefined): PositionsError {
+  const hint = 'the header names the symbol (or ticker) and quantity (or qty, shares, units) columns, and optionally currency, cost (per unit) and cost_total; columns maps other names onto these';
+  const name = (field: 'symbol' | 'quantity') => {
+    const mapped = mapping.get(field);
+    return mapped === undefined ? `a ${field}` : `the ${field} (${shownValue(mapped)}, as columns maps it)`;
+  };
+  if (halfway !== undefined) {
+    const lacking = halfway.plan.at.symbol === undefined ? 'symbol' : 'quantity';
+    return new PositionsError(`the header has no ${lacking} column (it has ${halfway.cells.map((cell) => cell.trim()).join(', ')})`, {
+      reason: 'header', source, line: halfway.line, field: lacking, hint, option: 'columns',
+    });
   }
-  return count;
+  return new PositionsError(`has no header: no line names ${name('symbol')} and ${name('quantity')} column${first === undefined ? '' : ` (the first line is ${shownValue(first)})`}`, {
+    reason: 'header', source, line: undefined, field: 'symbol', hint, option: 'columns',
+  });
 }

@@ -1,11 +1,12 @@
 // Quotes that parse but cannot be right: a price that is not above zero or is out of any market's
 // range, one with more digits than mkt reads, a mid outside bid..ask, a timestamp that names no real
-// instant or lies ahead of the clock. parseQuotes refuses what is not a quote at all; these are kept
-// (every digit), and judged here once, for every consumer: getQuotes lists them in `unusable`,
-// `mkt quotes` marks them and fails on them with --strict, a valuation does not value a position
-// priced or converted by one, and a check on one fails.
+// instant or lies ahead of the clock, a symbol no market has. parseQuotes refuses what is not a quote
+// at all; these are kept (every digit), and judged here once, for every consumer: getQuotes lists
+// them in `unusable`, `mkt quotes` marks them and fails on them with --strict, a valuation does not
+// value a position priced or converted by one, and a check on one fails.
 import { decimalBoundsProblem, leadingExponent } from '../shared/decimal-bounds.js';
-import { figureOf } from '../shared/figure.js';
+import { compareFigures, figureOf } from '../shared/figure.js';
+import { FORMULA_START } from '../shared/patterns.js';
 import { formatAge, isFuture } from '../shared/time.js';
 import type { Quote, UnusableQuote } from './types.js';
 
@@ -39,6 +40,8 @@ export function quoteProblems(quote: Quote, now?: number): string[] {
   if (comparable && outside(quote.mid, quote.bid, quote.ask)) problems.push('mid is outside bid..ask');
   const timestamp = timestampProblem(quote.timestamp, now);
   if (timestamp !== undefined) problems.push(timestamp);
+  // No market's symbol starts as a spreadsheet formula does (shared/patterns.ts).
+  if (FORMULA_START.test(quote.symbol)) problems.push(`symbol starts with ${quote.symbol[0]}`);
   return problems;
 }
 
@@ -48,7 +51,8 @@ function priceProblem(text: unknown): string | undefined {
   if (text.startsWith('-')) return 'is negative';
   const lead = leadingExponent(text);
   if (lead < MIN_EXPONENT || lead > MAX_EXPONENT) return 'is out of range';
-  return decimalBoundsProblem(text)?.message;
+  // In range, a price of up to 80 characters has fewer digits than any bound: most are, and skip the count.
+  return text.length <= 80 ? undefined : decimalBoundsProblem(text)?.message;
 }
 
 /** Whether mid lies outside bid..ask (either way round). Doubles decide unless they tie: rounding to a double never reverses an order. */
@@ -58,17 +62,22 @@ function outside(mid: string, bid: string, ask: string): boolean {
 }
 
 function compare(a: string, b: string): number {
+  if (a === b) return 0;
   const x = Number(a);
   const y = Number(b);
   if (x !== y) return x < y ? -1 : 1;
-  return figureOf(a).exact.compare(figureOf(b).exact);
+  return compareFigures(figureOf(a), figureOf(b));
 }
 
+/** The last timestamp judged, at what instant, and what was found: the quotes of one answer mostly share a few. */
+let lastJudged: { text: string; now: number | undefined; problem: string | undefined } | undefined;
+
 function timestampProblem(text: string, now: number | undefined): string | undefined {
-  const problem = instantProblem(text);
-  if (problem !== undefined) return problem;
-  if (now !== undefined && isFuture(text, now)) return `timestamp is ${formatAge(Date.parse(text) - now)} in the future`;
-  return undefined;
+  if (lastJudged !== undefined && lastJudged.text === text && lastJudged.now === now) return lastJudged.problem;
+  let problem = instantProblem(text);
+  if (problem === undefined && now !== undefined && isFuture(text, now)) problem = `timestamp is ${formatAge(Date.parse(text) - now)} in the future`;
+  lastJudged = { text, now, problem };
+  return problem;
 }
 
 /** Why the text names no real instant, or undefined when it does. */

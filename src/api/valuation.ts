@@ -14,8 +14,7 @@ import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type QuoteBo
 import { checkPositions, type Position } from './positions.js';
 import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
 import type { Quote, UnusableQuote } from './types.js';
-import { converted, figureOf, FigureSum, minus, ONE, pow10, roundFigure, times, type Figure } from '../shared/figure.js';
-import Fraction from 'fraction.js';
+import { converted, figureOf, FigureSum, minus, ONE, over, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -43,8 +42,8 @@ export interface PositionFacts {
   currency: string;
   /** The price used (1 for cash), as the service sent it; null with no quote. */
   price: string | null;
-  /** The cost per unit, as given. */
-  cost?: string;
+  /** The lot's total cost, as given (the positions' cost_total): its cost per unit is then cost_total / quantity. */
+  cost_total?: string;
   /**
    * ok; missing: no quote for the symbol; no_route: no rate from its currency to the base;
    * unusable: its quote, or the quote of a pair its rate comes from, cannot be right.
@@ -60,6 +59,8 @@ export interface PositionFacts {
 
 /** One input position, valued exactly. A figure is null when it cannot be known (no quote, no rate). */
 export interface ExactPosition extends PositionFacts {
+  /** The cost per unit: as given, or for a lot given its total, cost_total / quantity exactly (null for a quantity of 0). */
+  cost?: string | Figure | null;
   /** price × quantity, in `currency`. */
   value: Figure | null;
   /** One unit of `currency` in the base: 1, a minor unit's fraction, an FX rate, or both. */
@@ -73,6 +74,8 @@ export interface ExactPosition extends PositionFacts {
 
 /** One input position, its figures written at the valuation's precision. */
 export interface ValuedPosition extends PositionFacts {
+  /** The cost per unit: as given, or cost_total / quantity written at the valuation's precision (null for a quantity of 0). */
+  cost?: string | null;
   value: string | null;
   rate: string | null;
   value_base: string | null;
@@ -179,8 +182,8 @@ export function valueExactly(input: ValuePositionsInput): ExactValuation {
 /** How a currency converts to the base: its rate (null: no rate), or why it cannot. */
 interface Conversion {
   rate: Figure | null;
-  /** The rate's exact value, shared by every conversion at it. */
-  exact: Fraction | null;
+  /** The rate, shared by every conversion at it; ONE itself for the base. */
+  exact: Figure | null;
   /** For a rate from a quote that cannot be right: the position's reason. */
   unusable?: string;
   /** The pairs' timestamps. */
@@ -308,7 +311,7 @@ const CASH: Priced = { status: 'ok', price: '1', figure: ONE, timestamp: null };
 const MISSING: Priced = { status: 'missing', price: null, figure: null, timestamp: null };
 
 function valueOne(position: Position, priced: Priced, conversion: Conversion): ExactPosition {
-  const { symbol, quantity, currency, cost } = position;
+  const { symbol, quantity, currency, cost, cost_total: costTotal } = position;
   const status: PositionStatus = priced.status !== 'ok' ? priced.status : conversion.unusable !== undefined ? 'unusable' : conversion.rate === null ? 'no_route' : 'ok';
   const reason = status === 'unusable' ? priced.reason ?? conversion.unusable : undefined;
   // A rate that cannot be used still leaves the value in the position's own currency, as no route does.
@@ -316,12 +319,20 @@ function valueOne(position: Position, priced: Priced, conversion: Conversion): E
   const amount = unit === null ? null : figureOf(quantity);
   const value = unit === null ? null : times(unit, amount!);
   const { exact } = conversion;
-  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE.exact ? figure : converted(figure, exact));
+  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE ? figure : converted(figure, exact));
   // Object literals, not spreads: each row's object is built in one shape.
   const out: ExactPosition = { symbol, quantity, currency, price: priced.price, value, rate: conversion.rate, value_base: inBase(value), status, timestamp: priced.timestamp };
   if (cost !== undefined) {
     out.cost = cost;
     out.pnl = unit === null ? null : times(minus(unit, figureOf(cost)), amount!);
+    out.pnl_base = inBase(out.pnl);
+  } else if (costTotal !== undefined) {
+    // The lot's total cost: P&L is its value less that, exactly; the cost per unit the exact quotient.
+    const total = figureOf(costTotal);
+    const held = figureOf(quantity);
+    out.cost = held.n === 0n ? null : over(total, held);
+    out.cost_total = costTotal;
+    out.pnl = value === null ? null : minus(value, total);
     out.pnl_base = inBase(out.pnl);
   }
   if (reason !== undefined) out.reason = reason;
@@ -340,7 +351,7 @@ interface Totals {
 
 function currencyTotal(currency: string, total: Totals): ExactCurrencyTotal {
   const { exact } = total.conversion;
-  const inBase = (sum: FigureSum): Figure | null => (exact === null ? null : exact === ONE.exact ? sum.figure : converted(sum.figure, exact));
+  const inBase = (sum: FigureSum): Figure | null => (exact === null ? null : exact === ONE ? sum.figure : converted(sum.figure, exact));
   const value = total.value.figure;
   const valueBase = inBase(total.value);
   const incomplete = total.unvalued > 0 || valueBase === null;
@@ -407,8 +418,8 @@ function conversionOf(unit: CurrencyUnit, base: CurrencyUnit, book: QuoteBook, f
   }
   // Between minor units, the point moves by their exponents: exactly, and no places of its own.
   const shift = base.exponent - unit.exponent;
-  if (shift !== 0) rate = { exact: rate.exact.mul(shift > 0 ? new Fraction(pow10(shift), 1n) : new Fraction(1n, pow10(-shift))), places: 0 };
-  return { rate, exact: rate === ONE ? ONE.exact : rate.exact, timestamps };
+  if (shift !== 0) rate = { n: shift > 0 ? rate.n * pow10(shift) : rate.n, d: shift > 0 ? rate.d : rate.d * pow10(-shift), places: 0 };
+  return { rate, exact: rate, timestamps };
 }
 
 /** The oldest timestamp so far: its text as written, and its instant. */
@@ -418,9 +429,12 @@ interface Oldest {
 }
 
 function older(oldest: Oldest | undefined, text: string): Oldest {
-  if (oldest !== undefined && oldest.text === text) return oldest;
+  if (oldest === undefined) return { text, ms: Date.parse(text) };
+  if (oldest.text === text) return oldest;
+  // Two UTC timestamps written alike (as a service writes them all) order as their text does.
+  if (text.length === oldest.text.length && text.endsWith('Z') && oldest.text.endsWith('Z')) return text < oldest.text ? { text, ms: Date.parse(text) } : oldest;
   const ms = Date.parse(text);
-  return oldest === undefined || ms < oldest.ms ? { text, ms } : oldest;
+  return ms < oldest.ms ? { text, ms } : oldest;
 }
 
 export interface ValuationAtOptions {
@@ -436,14 +450,14 @@ export interface ValuationAtOptions {
 export function valuationAt(exact: ExactValuation, precision: Precision, options: ValuationAtOptions = {}): Valuation {
   checkPrecision(precision, 'valuationAt');
   const rateRule = rateRounding(precision, options.rateDigits);
-  const written = new Map<Figure, string>();
+  const roundings = new Map<string, Rounding>();
   const text = (figure: Figure, currency: string) => {
-    let out = written.get(figure);
-    if (out === undefined) {
-      out = roundFigure(figure, amountRounding(precision, currency)).text;
-      written.set(figure, out);
+    let rounding = roundings.get(currency);
+    if (rounding === undefined) {
+      rounding = amountRounding(precision, currency);
+      roundings.set(currency, rounding);
     }
-    return out;
+    return roundFigure(figure, rounding).text;
   };
   const rates = new Map<Figure, { text: string; exact: boolean }>();
   const rated = (figure: Figure) => {
@@ -460,15 +474,19 @@ export function valuationAt(exact: ExactValuation, precision: Precision, options
   const positions: ValuedPosition[] = new Array(exact.positions.length);
   for (let i = 0; i < exact.positions.length; i++) {
     const p = exact.positions[i]!;
+    // A figure in the base currency that is the figure itself (no conversion) is written once.
+    const value = orNull(p.value, p.currency);
     const out: ValuedPosition = {
       symbol: p.symbol, quantity: p.quantity, currency: p.currency, price: p.price,
-      value: orNull(p.value, p.currency), rate: p.rate === null ? null : rateText(p.rate), value_base: orNull(p.value_base, base),
+      value, rate: p.rate === null ? null : rateText(p.rate), value_base: p.value_base === p.value && p.currency === base ? value : orNull(p.value_base, base),
       status: p.status, timestamp: p.timestamp,
     };
     if (p.cost !== undefined) {
-      out.cost = p.cost;
-      out.pnl = orNull(p.pnl ?? null, p.currency);
-      out.pnl_base = orNull(p.pnl_base ?? null, base);
+      out.cost = p.cost === null || typeof p.cost === 'string' ? p.cost : text(p.cost, p.currency);
+      if (p.cost_total !== undefined) out.cost_total = p.cost_total;
+      const pnl = orNull(p.pnl ?? null, p.currency);
+      out.pnl = pnl;
+      out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : orNull(p.pnl_base ?? null, base);
     }
     if (p.reason !== undefined) out.reason = p.reason;
     if (p.line !== undefined) out.line = p.line;

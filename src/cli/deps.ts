@@ -14,8 +14,15 @@ export interface Deps {
   config: ConfigStore;
   /** An HTTP dispatcher to use instead of the one built from the environment (tests). */
   dispatcher?: Dispatcher;
-  /** Aborted on SIGINT/SIGTERM. */
+  /** Aborted on SIGINT/SIGTERM (and SIGHUP/SIGQUIT while a program is held: holdSignals). */
   signal: AbortSignal;
+  /**
+   * While a program mkt started runs (--exec): SIGHUP and SIGQUIT are caught too (SIGHUP and
+   * SIGBREAK on Windows), the first signal of any of them aborting `signal`, and each signal after
+   * the first goes to `onAgain` instead of ending mkt at once, so that nothing is left running
+   * under PID 1. Returns what ends the hold.
+   */
+  holdSignals: (onAgain: (name: NodeJS.Signals) => void) => () => void;
   /** Resolves after `ms`, or rejects when `signal` aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
@@ -27,6 +34,9 @@ export interface ProcessDeps extends Deps {
   /** A failure writing stdout (a full disk, say), for main to report; a closed pipe is not one. */
   outputError(): Error | undefined;
 }
+
+/** Caught besides SIGINT and SIGTERM while a program is held: a closed terminal, and Ctrl-\ (Ctrl-Break on Windows). */
+const HELD_SIGNALS: readonly NodeJS.Signals[] = process.platform === 'win32' ? ['SIGHUP', 'SIGBREAK'] : ['SIGHUP', 'SIGQUIT'];
 
 /** The real process: stdio, process.env, the system clock, SIGINT/SIGTERM. */
 export async function createProcessDeps(): Promise<ProcessDeps> {
@@ -59,14 +69,18 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // A stderr that cannot be written (`2>&1 | true`) has nowhere to be reported: not a crash.
   process.stderr.on('error', () => {});
   // The first signal aborts what is under way (exit 130, nothing written); a second one ends the
-  // process at once. Once the command is done its outcome stands: a signal while the process winds
-  // down (closing connections, flushing output) is ignored, and only a second one ends it, so that
-  // a login that wrote its token and said so never dies by the signal afterwards.
+  // process at once, unless a program mkt started is held (holdSignals): then it goes to the holder,
+  // which ends the program first. Once the command is done its outcome stands: a signal while the
+  // process winds down (closing connections, flushing output) is ignored, and only a second one ends
+  // it, so that a login that wrote its token and said so never dies by the signal afterwards.
   let done = false;
   let ignored = false;
+  const holders = new Set<(name: NodeJS.Signals) => void>();
   const onSignal = (name: NodeJS.Signals) => {
     if (!done && !controller.signal.aborted) {
       controller.abort(new InterruptSignal(name));
+    } else if (holders.size > 0) {
+      for (const holder of holders) holder(name);
     } else if (done && !ignored) {
       ignored = true;
     } else {
@@ -78,6 +92,15 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   // Node's signal watchers do not keep the process alive, so the handlers may stay to the end.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The others keep their default action (the end of mkt) but while a program is held.
+  const holdSignals = (onAgain: (name: NodeJS.Signals) => void) => {
+    if (holders.size === 0) for (const name of HELD_SIGNALS) process.on(name, onSignal);
+    holders.add(onAgain);
+    return () => {
+      if (!holders.delete(onAgain) || holders.size > 0) return;
+      for (const name of HELD_SIGNALS) process.off(name, onSignal);
+    };
+  };
   // The rest of the way out, past Node's 'exit' event, is bin/mkt.cjs's.
   const dispose = () => {
     done = true;
@@ -92,6 +115,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
     now: () => Date.now(),
     config,
     signal: controller.signal,
+    holdSignals,
     sleep,
     random: Math.random,
     dispose,

@@ -1,7 +1,7 @@
 // Errors that only the command line raises. The library's errors live in src/api/errors.ts; all
 // share MktError's shape (a stable code, a message, a hint), so main words them all alike.
 import type { CheckFailureJson, CheckReport } from '../render/checks/check-report.js';
-import { MktError, UsageError } from '../shared/errors.js';
+import { AbortError, MktError, UsageError } from '../shared/errors.js';
 
 export { UsageError };
 
@@ -67,6 +67,28 @@ export class ProgramFailedError extends MktError {
     this.program = facts.program;
     this.status = facts.status;
     this.signal = facts.signal;
+  }
+}
+
+/**
+ * mkt was interrupted while its --exec program ran, or was about to: exit 130, as any interruption,
+ * with a message that says what became of the program (the signal passed on to it, and whether it
+ * ended by itself or its process group was killed).
+ */
+export class ProgramInterruptedError extends AbortError {
+  override name = 'ProgramInterruptedError';
+  /** The program as given to --exec. */
+  readonly program: string;
+  /** The signal that interrupted mkt. */
+  readonly signal: NodeJS.Signals;
+  /** Whether mkt killed the program's process group (SIGKILL): it did not end within the grace period, or a second signal came. */
+  readonly killed: boolean;
+
+  constructor(message: string, facts: { program: string; signal: NodeJS.Signals; killed?: boolean; hint?: string }) {
+    super(message, { hint: facts.hint });
+    this.program = facts.program;
+    this.signal = facts.signal;
+    this.killed = facts.killed ?? false;
   }
 }
 

@@ -29,7 +29,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.RATE_LIMITED, 'rate limited: 429 after retries, or more waiting than --max-wait allows'],
   [ExitCode.NETWORK, 'network: unreachable, TLS, timeout, 5xx after retries'],
   [ExitCode.CHECK_FAILED, 'a check failed: a --check did not hold, or --until never held before --count ran out'],
-  [ExitCode.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM)'],
+  [ExitCode.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM; SIGHUP and SIGQUIT too while an --exec program runs)'],
 ];
 
 export function exitCodeFor(error: unknown): number {

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { ApiError } from '../api/index.js';
 import { printable } from '../shared/text.js';
 import type { Deps } from './deps.js';
+import { ProgramInterruptedError } from './errors.js';
 import { errorCodeFor, ExitCode, exitCodeFor } from './exit-codes.js';
 import { wordFacts } from './hints/library-errors.js';
 import { FLAG_NAMES, type Explainer, type SettingNames, type Words } from './hints/words.js';
@@ -79,7 +80,9 @@ export function reportWords(
   if (usage !== undefined) words = usage;
   else if (error instanceof Error && errorCodeFor(error) !== 'INTERNAL') words = explainError(error, own, names);
   else words = { message: `internal error: ${error instanceof Error ? error.message : String(error)}`, hint: wording.internalHint, requestId: undefined };
-  const message = exitCodeFor(error) === ExitCode.INTERRUPTED ? wording.interrupted : words.message;
+  // An interruption is said in one word, whatever it cut short (a request, a wait, a prompt), but
+  // when it cut short a program of the user's: then what became of the program.
+  const message = exitCodeFor(error) === ExitCode.INTERRUPTED && !(error instanceof ProgramInterruptedError) ? wording.interrupted : words.message;
   const clean = (text: string | undefined) => (text === undefined ? undefined : scrubSecrets(deps, printable(text)));
   return { message: clean(message)!, hint: clean(words.hint), requestId: clean(words.requestId) };
 }

@@ -62,8 +62,9 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, isCommanderError, statusFor } = exits;
-  const [{ debugStack, explainUsage, reportWords }, { diagnosticsAsJson }, { diagnosticsOf }, { printable }, { isDebug }, { failedChecksOf }] = await Promise.all([
+  const [{ debugStack, explainUsage, reportWords }, { diagnosticsAsJson }, { diagnosticsOf }, { printable }, { isDebug }, { failedChecksOf }, { positionsProblemsOf }] = await Promise.all([
     import('./explain.js'), import('./options/format.js'), import('./diagnostics.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
+    import('./value/positions-words.js'),
   ]);
   const env = deps?.env ?? process.env;
   const exitCode = exitCodeFor(error);
@@ -75,11 +76,17 @@ async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefi
   // Failed checks (exit 8, or with --strict's exit 3): each one, in words before the error's line,
   // or as data in the JSON object.
   const checks = failedChecksOf(error);
-  const text = [...(checks?.lines ?? []).map((line) => printable(line)), `error: ${message}`, ...(hint ? [`hint: ${hint}`] : []), ...(requestId ? [`request id: ${requestId}`] : [])].join('\n');
+  // A positions file's problems (mkt value): each on a line under the error's, or as data.
+  const problems = positionsProblemsOf(error);
+  const text = [
+    ...(checks?.lines ?? []).map((line) => printable(line)), `error: ${message}`, ...(problems?.lines ?? []),
+    ...(hint ? [`hint: ${hint}`] : []), ...(requestId ? [`request id: ${requestId}`] : []),
+  ].join('\n');
   const object = {
     error: {
       code: errorCodeFor(error), message, status: statusFor(error), exit_code: exitCode, hint: hint ?? null, request_id: requestId ?? null,
       ...(checks === undefined ? {} : { checks: checks.checks }),
+      ...(problems === undefined ? {} : { problems: problems.json, problem_count: problems.count }),
     },
   };
   const stack = isDebug(env) && error instanceof Error ? debugStack(deps, error) : undefined;

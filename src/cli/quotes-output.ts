@@ -8,6 +8,7 @@ import type { CheckSet } from '../render/checks/compile-checks.js';
 import type { QuoteFieldName, QuotesDocument } from '../render/quote-fields.js';
 import { quoteModel } from '../render/quote-model.js';
 import { formatDuration } from '../shared/duration.js';
+import { pairSpellingNote } from '../shared/pair-spelling.js';
 import { CLOCK_SKEW_MS } from '../shared/limits.js';
 import { formatAge, isStale } from '../shared/time.js';
 import type { Warning } from '../shared/warnings.js';
@@ -46,7 +47,9 @@ export async function writeQuotes(terminal: Terminal, result: QuotesResult, opti
 
   const problems: Warning[] = [];
   if (result.missing.length > 0) {
-    problems.push({ code: 'no_quote', message: `no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}` });
+    // EUR/USD asked for, EURUSD meant: the spelling the service uses, said with it.
+    const spelling = pairSpellingNote(result.missing);
+    problems.push({ code: 'no_quote', message: `no quote for ${result.missing.length} of ${asked} symbol${asked === 1 ? '' : 's'}: ${listSome(result.missing)}${spelling === undefined ? '' : ` (${spelling})`}` });
   }
   if (stale !== undefined && stale.length > 0) {
     problems.push({ code: 'stale_quotes', message: `${stale.length} stale quote${stale.length === 1 ? '' : 's'} (older than ${options.maxAge}): ${listSome(stale)}` });

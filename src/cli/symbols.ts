@@ -1,10 +1,11 @@
 // Symbols from arguments, --symbols and --symbols-file: trimmed, upper-cased, de-duplicated in
-// first-seen order, and checked before any request.
+// first-seen order, and checked before any request (shared/patterns.ts: SYMBOL_PATTERN, which also
+// refuses a symbol a spreadsheet would take for a formula).
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { MAX_SYMBOLS_FILE_BYTES } from '../shared/limits.js';
 import { readFileLimited, readLimited } from '../shared/read-limited.js';
-import { MAX_SYMBOL_LENGTH, SYMBOL_PATTERN } from '../shared/patterns.js';
+import { FORMULA_RULE, FORMULA_START, SYMBOL_PATTERN, SYMBOL_RULE } from '../shared/patterns.js';
 
 export interface SymbolSources {
   args: readonly string[];
@@ -39,8 +40,10 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
   }
   if (bad.length > 0) {
     const shown = bad.slice(0, 5).map((symbol) => JSON.stringify(symbol.length > 40 ? `${symbol.slice(0, 40)}…` : symbol)).join(', ');
-    throw new UsageError(`invalid symbol${bad.length > 1 ? 's' : ''}: ${shown}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`,
-      `a symbol is 1 to ${MAX_SYMBOL_LENGTH} visible ASCII characters: letters, digits and punctuation, no spaces`);
+    // A symbol that starts a formula is named for what it is: `=HYPERLINK(...)` is no typing slip.
+    const formula = bad.every((symbol) => FORMULA_START.test(symbol)) ? `: ${FORMULA_RULE}` : '';
+    throw new UsageError(`invalid symbol${bad.length > 1 ? 's' : ''}: ${shown}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}${formula}`,
+      `a symbol is ${SYMBOL_RULE}`);
   }
   return [...seen];
 }
@@ -48,7 +51,7 @@ export function normalizeSymbols(raw: readonly string[]): string[] {
 async function readSymbolsFile(deps: Deps, file: string): Promise<string> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('--symbols-file - reads standard input, which is a terminal', 'pipe the symbols in: mkt quotes --symbols-file - < symbols.txt');
-    return readLimited(deps.io.stdin, 'the symbols on standard input', MAX_SYMBOLS_FILE_BYTES, deps.signal);
+    return readLimited(deps.io.stdin, { plural: 'the symbols on standard input' }, MAX_SYMBOLS_FILE_BYTES, deps.signal);
   }
   return readFileLimited(file, `--symbols-file ${file}`, MAX_SYMBOLS_FILE_BYTES, deps.signal);
 }

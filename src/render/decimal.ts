@@ -2,7 +2,7 @@
 // from big.js, never from floats (1.08507 - 1.08505 is 0.00002, not 0.00001999999999990898).
 import Big from 'big.js';
 import { DECIMAL_SYNTAX } from '../shared/decimal-bounds.js';
-import { figureOf, FigureSum, FULL, roundFigure } from '../shared/figure.js';
+import { compareFigures, figureOf, FigureSum, FULL, roundFigure } from '../shared/figure.js';
 
 /** Plain notation, every digit kept: "227.10" stays "227.10"; "1E-8" becomes "0.00000001". */
 export function plainDecimal(text: string): string {
@@ -124,6 +124,6 @@ export function addDecimals(texts: readonly string[]): { text: string; same(othe
   const { figure } = sum;
   return {
     text: roundFigure(figure, FULL).text,
-    same: (other) => DECIMAL_SYNTAX.test(other) && figureOf(other).exact.equals(figure.exact),
+    same: (other) => DECIMAL_SYNTAX.test(other) && compareFigures(figureOf(other), figure) === 0,
   };
 }

@@ -2,6 +2,7 @@
 // (fields.ts), in their order, for any declared resource. Prices are written with exactly the digits
 // the service sent, as JSON numbers, so this builds JSON text itself instead of calling
 // JSON.stringify on floats.
+import { FORMULA_START } from '../shared/patterns.js';
 import { printable, safeJson } from '../shared/text.js';
 import type { DocumentDeclaration, DocumentMember, Field } from './fields.js';
 
@@ -107,6 +108,24 @@ export function ndjsonText<T>(data: readonly T[], fields: readonly Field<T>[], n
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
+/**
+ * A CSV or TSV cell as written, never one a spreadsheet would run: a cell that starts as a formula
+ * does (=, +, - or @: OWASP's "CSV injection"; tab and carriage return, which OWASP lists too,
+ * printable has removed) and is not a number (a negative price, quantity or P&L starts with - and
+ * is read as the number it is). What mkt writes cannot start so: no symbol does (patterns.ts: mkt
+ * refuses one wherever it reads one, and leaves out a quote the service sends for one), currencies
+ * are codes, and statuses, timestamps and ages are mkt's own words or digits. One that does is a
+ * fault of mkt's: the whole output is refused, as an internal error, rather than written with the
+ * cell rewritten (a leading apostrophe would change the data) or left for a spreadsheet to run.
+ */
+function cell<T>(field: Field<T>, item: T, now: number): string {
+  const text = printable(field.read(item, now));
+  if (FORMULA_START.test(text) && !JSON_NUMBER.test(text)) {
+    throw new Error(`the ${field.name} ${safeJson(text.slice(0, 40))} would start a formula in a CSV or TSV cell, which mkt never writes`);
+  }
+  return text;
+}
+
 /** RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted. The header line. */
 export function csvHeader(names: readonly string[]): string {
   return `${names.join(',')}\r\n`;
@@ -115,11 +134,12 @@ export function csvHeader(names: readonly string[]): string {
 /**
  * CSV rows, without the header: what a watch appends at each poll. Text cells go through printable
  * (shared/text.ts), as in TSV and the table: no control characters, and nothing any reader takes for
- * a line break, so a row stays one line (JSON and NDJSON escape these instead).
+ * a line break, so a row stays one line (JSON and NDJSON escape these instead); and no cell starts a
+ * formula (cell).
  */
 export function csvRows<T>(data: readonly T[], fields: readonly Field<T>[], now: number): string {
   let text = '';
-  for (const item of data) text += `${fields.map((field) => csvField(printable(field.read(item, now)))).join(',')}\r\n`;
+  for (const item of data) text += `${fields.map((field) => csvField(cell(field, item, now))).join(',')}\r\n`;
   return text;
 }
 
@@ -130,6 +150,6 @@ export function tsvHeader(names: readonly string[]): string {
 
 export function tsvRows<T>(data: readonly T[], fields: readonly Field<T>[], now: number): string {
   let text = '';
-  for (const item of data) text += `${fields.map((field) => printable(field.read(item, now))).join('\t')}\n`;
+  for (const item of data) text += `${fields.map((field) => cell(field, item, now)).join('\t')}\n`;
   return text;
 }

@@ -24,7 +24,7 @@ export interface ValueTotalRow {
 /** A line of a valuation: a position (the library's ValuedPosition), or a total. */
 export type ValueRow = ValuedPosition | ValueTotalRow;
 
-export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason'] as const;
+export const VALUE_FIELD_NAMES = ['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'rate', 'value_base', 'cost', 'cost_total', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason'] as const;
 export type ValueFieldName = (typeof VALUE_FIELD_NAMES)[number];
 
 /** Any line read as one shape: a total has no symbol, quantity, price or cost; a position no `row`. */
@@ -46,6 +46,8 @@ export const VALUE_FIELDS: Readonly<Record<ValueFieldName, Field<ValueRow, Value
   rate: decimal('rate', 'Rate'),
   value_base: decimal('value_base', 'Value (base)'),
   cost: decimal('cost', 'Cost'),
+  // The lot's total cost, as given, where the positions give one (a broker's Cost Basis): its cost is then cost_total / quantity.
+  cost_total: decimal('cost_total', 'Cost total'),
   pnl: decimal('pnl', 'P&L'),
   pnl_base: decimal('pnl_base', 'P&L (base)'),
   status: { name: 'status', title: 'Status', kind: 'text', derived: false, align: 'left', read: (row) => row.status },

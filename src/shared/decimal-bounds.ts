@@ -11,11 +11,11 @@ import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, MAX_SIGNIFICANT_DIGITS } from 
 export const DECIMAL_SYNTAX = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** Which bound a decimal is beyond. */
-export type DecimalBound = 'significant' | 'large' | 'places';
+type DecimalBound = 'significant' | 'large' | 'places';
 
 export interface DecimalBoundsProblem {
   bound: DecimalBound;
-  /** The end of a sentence naming the number: `has 150 significant digits; mkt reads at most 100`. */
+  /** The end of a sentence naming the number: `has 150 significant digits; at most 100 are read`. */
   message: string;
 }
 
@@ -35,7 +35,7 @@ export function decimalBoundsProblem(text: string): DecimalBoundsProblem | undef
   const digits = (integer + fraction).replace(/^0+/, '');
   const significant = digits.replace(/0+$/, '').length;
   if (significant > MAX_SIGNIFICANT_DIGITS) {
-    return { bound: 'significant', message: `has ${significant} significant digits; mkt reads at most ${MAX_SIGNIFICANT_DIGITS}` };
+    return { bound: 'significant', message: `has ${significant} significant digits; at most ${MAX_SIGNIFICANT_DIGITS} are read` };
   }
   // The exponent moves the point: beyond a few digits it is out of bounds however the mantissa reads.
   const exponent = exponentText === '' ? 0 : exponentText.replace(/^[+-]/, '').replace(/^0+/, '').length > 9 ? Infinity * (exponentText.startsWith('-') ? -1 : 1) : Number(exponentText);
@@ -48,7 +48,7 @@ export function decimalBoundsProblem(text: string): DecimalBoundsProblem | undef
   const leadIndex = (integer + fraction).length - digits.length;
   const lead = integer.length - 1 - leadIndex + exponent;
   if (lead + 1 > MAX_INTEGER_DIGITS) {
-    return { bound: 'large', message: `is too large: ${Number.isFinite(lead) ? `${lead + 1} digits before the point` : 'its exponent is beyond any bound'}; mkt reads at most ${MAX_INTEGER_DIGITS}` };
+    return { bound: 'large', message: `is too large: ${Number.isFinite(lead) ? `${lead + 1} digits before the point` : 'its exponent is beyond any bound'}; at most ${MAX_INTEGER_DIGITS} are read` };
   }
   // Places in plain notation: the fraction's digits less the exponent, trailing zeros written included.
   const places = Math.max(0, fraction.length - exponent);
@@ -77,5 +77,5 @@ export function leadingExponent(text: string): number {
 
 function placesProblem(places: number): DecimalBoundsProblem {
   const shown = Number.isFinite(places) ? `${places} decimal places` : 'more decimal places than any bound';
-  return { bound: 'places', message: `has ${shown}; mkt reads at most ${MAX_FRACTION_DIGITS}` };
+  return { bound: 'places', message: `has ${shown}; at most ${MAX_FRACTION_DIGITS} are read` };
 }

@@ -1,7 +1,15 @@
-// Exact amounts for a valuation: rationals (fraction.js), so that a value converted at an inverse or
-// a cross rate (1 / 151.4215) is the exact quotient of the service's digits, and nothing is rounded
-// until it is written. Each figure also carries the places of the decimals it was computed from, so
-// that `full` writes an exact product with its places, as decimal types do (0.1 × 0.30 is 0.030).
+// Exact amounts for a valuation: rationals, so that a value converted at an inverse or a cross rate
+// (1 / 151.4215) is the exact quotient of the service's digits, and nothing is rounded until it is
+// written. Each figure also carries the places of the decimals it was computed from, so that `full`
+// writes an exact product with its places, as decimal types do (0.1 × 0.30 is 0.030).
+//
+// A figure is a numerator and a positive denominator in BigInt, not reduced: a price times a
+// quantity is two integer products, a sum of decimals an addition over their common power of ten.
+// Measured against fraction.js for the same figures (docs/benchmarks.md, target 7): fraction.js
+// reduces every result by a gcd and parses every operand, which made `mkt value` of 10,000 positions
+// spend about 150 ms more CPU than this and miss its 1.3x target; here the reduction is left out,
+// since nothing needs a figure in lowest terms (a comparison cross-multiplies, the rounding below
+// divides once).
 //
 // A figure is rounded once, where it is written, half-even, by one of two rules:
 //   - to a number of decimal places (a currency's minor units, or --precision N);
@@ -9,12 +17,12 @@
 //     significant digits (the precision of IEEE 754 decimal128 and Java's MathContext.DECIMAL128),
 //     else that value rounded to 34; a rate in a table is rounded to 10.
 // Every digit written is right: the rounding is decided on the exact remainder, in integers.
-import Fraction from 'fraction.js';
 import { DECIMAL_SYNTAX } from './decimal-bounds.js';
 
-/** An exact amount, and the places of the decimals it came from (a product's are the sum of its factors'). */
+/** An exact amount, n / d (d > 0, not necessarily in lowest terms), and the places of the decimals it came from (a product's are the sum of its factors'). */
 export interface Figure {
-  readonly exact: Fraction;
+  readonly n: bigint;
+  readonly d: bigint;
   readonly places: number;
 }
 
@@ -40,50 +48,73 @@ export function figureOf(text: string): Figure {
   const exponent = end === -1 ? 0 : Number(text.slice(end + 1));
   if (end === -1) end = text.length;
   const dot = text.indexOf('.');
-  const mantissa = dot === -1 || dot > end ? text.slice(0, end) : text.slice(0, dot) + text.slice(dot + 1, end);
   const fraction = dot === -1 || dot > end ? 0 : end - dot - 1;
+  const mantissa = fraction === 0 ? (end === text.length ? text : text.slice(0, end)) : text.slice(0, dot) + text.slice(dot + 1, end);
   const scale = fraction - exponent;
   const digits = BigInt(mantissa);
-  if (scale <= 0) return { exact: new Fraction(digits * pow10(-scale), 1n), places: 0 };
-  return { exact: new Fraction(digits, pow10(scale)), places: scale };
+  if (scale <= 0) return { n: digits * pow10(-scale), d: 1n, places: 0 };
+  return { n: digits, d: pow10(scale), places: scale };
 }
 
-export const ZERO: Figure = { exact: new Fraction(0n, 1n), places: 0 };
-export const ONE: Figure = { exact: new Fraction(1n, 1n), places: 0 };
+const ZERO: Figure = { n: 0n, d: 1n, places: 0 };
+export const ONE: Figure = { n: 1n, d: 1n, places: 0 };
 
 /** a × b, exactly, with the places of both. */
 export function times(a: Figure, b: Figure): Figure {
-  return { exact: a.exact.mul(b.exact), places: a.places + b.places };
+  return { n: a.n * b.n, d: a.d * b.d, places: a.places + b.places };
+}
+
+/** a / b, exactly (b not zero), with no places of its own: a quotient is a rate, not an amount. */
+export function over(a: Figure, b: Figure): Figure {
+  return b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n, places: 0 } : { n: a.n * b.d, d: a.d * b.n, places: 0 };
+}
+
+/** a ± b over one denominator: the common one when one divides the other (powers of ten, a shared rate's), else their product. */
+function combine(a: Figure, b: Figure, sign: bigint): Figure {
+  const places = Math.max(a.places, b.places);
+  if (a.d === b.d) return { n: a.n + sign * b.n, d: a.d, places };
+  if (b.d > a.d && b.d % a.d === 0n) return { n: a.n * (b.d / a.d) + sign * b.n, d: b.d, places };
+  if (a.d > b.d && a.d % b.d === 0n) return { n: a.n + sign * b.n * (a.d / b.d), d: a.d, places };
+  return { n: a.n * b.d + sign * b.n * a.d, d: a.d * b.d, places };
 }
 
 /** a − b, exactly, with the places of the longer. */
 export function minus(a: Figure, b: Figure): Figure {
-  return { exact: a.exact.sub(b.exact), places: Math.max(a.places, b.places) };
+  return combine(a, b, -1n);
 }
 
 /** a + b, exactly, with the places of the longer. */
 export function plus(a: Figure, b: Figure): Figure {
-  return { exact: a.exact.add(b.exact), places: Math.max(a.places, b.places) };
+  return combine(a, b, 1n);
 }
 
 /** An amount converted at a rate: exactly, with the amount's places (a rate's own places are not an amount's). */
-export function converted(amount: Figure, rate: Fraction): Figure {
-  return { exact: amount.exact.mul(rate), places: amount.places };
+export function converted(amount: Figure, rate: Figure): Figure {
+  return { n: amount.n * rate.n, d: amount.d * rate.d, places: amount.places };
+}
+
+/** -1, 0 or 1: a against b, exactly. */
+export function compareFigures(a: Figure, b: Figure): number {
+  const difference = a.d === b.d ? a.n - b.n : a.n * b.d - b.n * a.d;
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+/** -1, 0 or 1: the figure's sign. */
+export function signOf(figure: Figure): number {
+  return figure.n < 0n ? -1 : figure.n > 0n ? 1 : 0;
 }
 
 /** A running sum, exact, with the places of its most precise term; 0 when empty. */
 export class FigureSum {
-  private total = ZERO.exact;
-  private places = 0;
+  private total: Figure = ZERO;
   private terms = 0;
 
   add(figure: Figure): void {
-    this.total = this.terms++ === 0 ? figure.exact : this.total.add(figure.exact);
-    if (figure.places > this.places) this.places = figure.places;
+    this.total = this.terms++ === 0 ? figure : plus(this.total, figure);
   }
 
   get figure(): Figure {
-    return { exact: this.total, places: this.places };
+    return this.total;
   }
 
   /** How many figures were added. */
@@ -99,13 +130,19 @@ export const FULL: Rounding = { significant: FULL_DIGITS, keepPlaces: true };
 
 /** The figure as decimal text by `rounding`, half-even; `exact` says whether nothing was lost. */
 export function roundFigure(figure: Figure, rounding: Rounding): { text: string; exact: boolean } {
-  const { n, d, s } = figure.exact;
-  const negative = s < 0n;
+  const negative = figure.n < 0n;
+  const n = negative ? -figure.n : figure.n;
+  const { d } = figure;
   if ('places' in rounding) {
+    // A decimal with no more places than asked for is padded, not divided.
+    if (rounding.places >= figure.places && d === pow10(figure.places)) return { text: written(n * pow10(rounding.places - figure.places), rounding.places, negative), exact: true };
     const { quotient, exact } = divide(n, d, rounding.places);
     return { text: written(quotient, rounding.places, negative), exact };
   }
   if (n === 0n) return { text: written(0n, rounding.keepPlaces ? figure.places : 0, false), exact: true };
+  // Most figures are decimals as computed (a price times a quantity, a sum of them): written as
+  // they are when they have few enough digits, without a division.
+  if (rounding.keepPlaces && d === pow10(figure.places) && n < pow10(rounding.significant)) return { text: written(n, figure.places, negative), exact: true };
   let places = rounding.significant - 1 - leadingExponent(n, d);
   const divided = divide(n, d, places);
   let { quotient } = divided;

@@ -84,12 +84,18 @@ export const MAX_CONFIG_DEPTH = 64;
 /** --interval: start to start, at least a second. */
 export const DEFAULT_INTERVAL_MS = 2000;
 export const MIN_INTERVAL_MS = 1000;
-/** The longest wait between polls after transient errors. */
+/** The longest wait between polls after transient errors, or 429s that ask for no wait mkt can read. */
 export const MAX_WATCH_BACKOFF_MS = 30_000;
-/** Without Retry-After, a 429 waits this long: the spec's limits are per minute. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 /** --count. */
 export const MAX_WATCH_COUNT = 1_000_000;
+
+// --- --exec's program (src/cli/exec/run-program.ts) ---
+
+/**
+ * After mkt passes a signal on to its program, how long the program, and whatever of its process
+ * group holds its output, has to end before mkt kills the group (SIGKILL).
+ */
+export const EXEC_GRACE_MS = 5_000;
 
 // --- What the CLI reads ---
 
@@ -101,6 +107,13 @@ export const MAX_SECRET_BYTES = 64 * 1024;
 export const MAX_SYMBOLS_FILE_BYTES = 16 * 1024 * 1024;
 /** A positions file (mkt value), or positions text a program parses: the cap of --symbols-file. */
 export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
+/** The problems of a positions file listed at once (the rest are counted): enough to fix a file in one pass. */
+export const MAX_POSITIONS_PROBLEMS = 20;
+/**
+ * How deep a positions file's JSON may nest: an array of position objects is 2 deep, and members
+ * mkt ignores may nest a little more. Deeper text is refused, saying so, before the parser recurses.
+ */
+export const MAX_POSITIONS_JSON_DEPTH = 64;
 /**
  * The numbers a valuation computes with (src/shared/decimal-bounds.ts): at most this many
  * significant digits, digits before the point and places after it. 100 is ample for money (a
@@ -110,5 +123,15 @@ export const MAX_POSITIONS_FILE_BYTES = 16 * 1024 * 1024;
 export const MAX_SIGNIFICANT_DIGITS = 100;
 export const MAX_INTEGER_DIGITS = 100;
 export const MAX_FRACTION_DIGITS = 100;
+/**
+ * The most positions `mkt value` and `mkt mcp`'s value_portfolio take: a valuation keeps every
+ * position, its exact figures and its document in memory, about 1.5 KB a position at its largest
+ * (--json), so 250,000 stay well under 1 GB; a 16 MiB file of 1.9 million one-line positions is
+ * refused before any request instead of taking 3 GB. Ample for a book of lots (the benchmark's
+ * largest is 100,000).
+ */
+export const MAX_POSITIONS = 250_000;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+/** One message (a line) mkt mcp reads, as the MCP SDK's own stdio transport reads at most (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;

@@ -6,7 +6,7 @@
 // compiler holds to this list); the library checks a call's input and builds its request by it, and
 // binds it to the reader of its items and to the types docs/openapi.yaml gives them
 // (src/api/data-operation.ts). test/shared/operations.test.ts holds each one to the document.
-import { MAX_SYMBOL_LENGTH, SYMBOL_PATTERN, VENUE_PATTERN } from './patterns.js';
+import { FORMULA_RULE, FORMULA_START, MAX_SYMBOL_LENGTH, SYMBOL_PATTERN, SYMBOL_RULE, VENUE_PATTERN } from './patterns.js';
 
 /** What one value of a parameter, or one item of a list, must be: as a check, and in words. */
 export interface ValueRule {
@@ -77,11 +77,18 @@ function visibleAscii(rule: Pick<ValueRule, 'noun' | 'pattern' | 'example' | 'hi
   };
 }
 
-/** A symbol: 1 to 32 visible ASCII characters. */
-export const SYMBOL = visibleAscii({
-  noun: 'symbol', pattern: SYMBOL_PATTERN, example: 'EURUSD',
-  hint: 'a symbol is 1 to 32 visible ASCII characters: letters, digits and punctuation, no spaces',
-}, MAX_SYMBOL_LENGTH);
+const asciiSymbol = visibleAscii({ noun: 'symbol', pattern: /^[\x21-\x7e]{1,32}$/, example: 'EURUSD' }, MAX_SYMBOL_LENGTH);
+
+/** A symbol: 1 to 32 visible ASCII characters, not starting with =, +, - or @ (patterns.ts: SYMBOL_PATTERN). */
+export const SYMBOL: ValueRule = {
+  ...asciiSymbol,
+  pattern: SYMBOL_PATTERN,
+  rule: SYMBOL_RULE,
+  problem(value) {
+    if (value.length > MAX_SYMBOL_LENGTH) return asciiSymbol.problem(value);
+    return FORMULA_START.test(value) ? `starts with ${value[0]}: ${FORMULA_RULE}` : asciiSymbol.problem(value);
+  },
+};
 
 /**
  * A venue or market center: 1 to 64 visible ASCII characters. The one venue rule, the library's

@@ -6,8 +6,20 @@ import net from 'node:net';
 import { Readable } from 'node:stream';
 import { AbortError, UsageError } from './errors.js';
 
-/** `stream` to its end as UTF-8 text; `what` names it in messages ("the symbols on standard input"). */
-export async function readLimited(stream: Readable, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+/**
+ * What a message names: a file or a stream as one thing ("--symbols-file watchlist.txt", "the API
+ * key on standard input"), or, as `{ plural }`, what it holds when that is many ("the symbols on
+ * standard input"), so that the verb agrees: "the symbols on standard input are larger than 16 MiB".
+ */
+export type Subject = string | { plural: string };
+
+/** `stream` to its end as UTF-8 text; `what` names it in messages. */
+export async function readLimited(stream: Readable, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readBytesLimited(stream, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readLimited's bytes, undecoded: for a reader that decodes them itself (a positions file in another encoding). */
+export async function readBytesLimited(stream: Readable, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   const onAbort = () => stream.destroy(new AbortError());
@@ -23,11 +35,11 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
   } catch (error) {
     if (signal?.aborted) throw new AbortError();
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
+    throw new UsageError(`cannot read ${nameOf(what)}: ${describeReadError(error)}`);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -36,7 +48,12 @@ export async function readLimited(stream: Readable, what: string, maxBytes: numb
  * (`<(cmd)`, a FIFO) is read through a non-blocking socket: a file read of an idle pipe blocks a
  * thread of Node's pool, and the process could not exit on Ctrl-C until the writer wrote.
  */
-export async function readFileLimited(path: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<string> {
+export async function readFileLimited(path: string, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  return (await readFileBytesLimited(path, what, maxBytes, signal)).toString('utf8');
+}
+
+/** readFileLimited's bytes, undecoded. */
+export async function readFileBytesLimited(path: string, what: Subject, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   let pipe: Readable | undefined;
   try {
     if (signal?.aborted) throw new AbortError();
@@ -46,7 +63,7 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
       const text = fs.readFileSync(path);
       // It grew after the stat.
       if (text.length > maxBytes) throw tooLarge(what, maxBytes);
-      return text.toString('utf8');
+      return text;
     }
     if (stat.isFIFO() || stat.isSocket()) {
       // Non-blocking, so opening a FIFO nobody writes to does not wait either; the socket owns the fd.
@@ -55,15 +72,15 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
       // A FIFO that held data and has no writer left has ended: what it held is all there is (Linux
       // would never tell this reader of the end, as it opened with no writer). An empty one with no
       // writer waits for one, as `cat` does, Ctrl-C or SIGTERM ending the wait (`signal`).
-      if (now?.ended) return Buffer.concat(now.chunks).toString('utf8');
+      if (now?.ended) return Buffer.concat(now.chunks);
       pipe = new net.Socket({ fd, readable: true, writable: false });
       if (now !== undefined && now.chunks.length > 0) pipe = Readable.from(withFirst(now.chunks, pipe));
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof AbortError) throw error;
-    throw new UsageError(`cannot read ${what}: ${describeReadError(error)}`);
+    throw new UsageError(`cannot read ${nameOf(what)}: ${describeReadError(error)}`);
   }
-  return readLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
+  return readBytesLimited(pipe ?? fs.createReadStream(path, { highWaterMark: 64 * 1024 }), what, maxBytes, signal);
 }
 
 /**
@@ -71,7 +88,7 @@ export async function readFileLimited(path: string, what: string, maxBytes: numb
  * when it held data and a read then says no process has it open for writing (POSIX: it reads as
  * ended), else what was there before a read would have to wait for a writer, or for its first.
  */
-function readAvailable(fd: number, what: string, maxBytes: number): { chunks: Buffer[]; ended: boolean } {
+function readAvailable(fd: number, what: Subject, maxBytes: number): { chunks: Buffer[]; ended: boolean } {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -104,8 +121,13 @@ async function* withFirst(first: readonly Buffer[], rest: Readable): AsyncGenera
   }
 }
 
-function tooLarge(what: string, maxBytes: number): UsageError {
-  return new UsageError(`${what} is larger than ${formatBytes(maxBytes)}`, `mkt reads at most ${formatBytes(maxBytes)} of it`);
+function tooLarge(what: Subject, maxBytes: number): UsageError {
+  const many = typeof what !== 'string';
+  return new UsageError(`${nameOf(what)} ${many ? 'are' : 'is'} larger than ${formatBytes(maxBytes)}`, `mkt reads at most ${formatBytes(maxBytes)} of ${many ? 'them' : 'it'}`);
+}
+
+function nameOf(what: Subject): string {
+  return typeof what === 'string' ? what : what.plural;
 }
 
 function describeReadError(error: unknown): string {

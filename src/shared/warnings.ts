@@ -14,6 +14,9 @@ export const WARNING_CODES = [
   'token_without_market_read',
   'token_overridden',
   'no_organization',
+  'ignored_columns',
+  'skipped_lines',
+  'skipped_rows',
   'no_quote',
   'stale_quotes',
   'future_quotes',
@@ -27,6 +30,7 @@ export const WARNING_CODES = [
   'watch_rate_limited',
   'watch_poll_failed',
   'mcp_protocol_error',
+  'mcp_credential_withheld',
   'sandbox_exposed',
 ] as const;
 

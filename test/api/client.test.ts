@@ -161,6 +161,7 @@ describe('createClient refuses options it cannot use, with an OptionsError namin
     ['symbols not an array', { symbols: 'EURUSD' }, /^getQuotes needs symbols/],
     ['a symbol with a space, another with a zero-width space', { symbols: ['EURUSD', 'EUR USD', 'A\u200bB'] }, /^invalid symbols in symbols: "EUR USD", "A\u200bB"$/],
     ['a venue with a control', { symbols: ['EURUSD'], venue: 'X\u001b' }, /^venue must be 1 to 64 visible ASCII characters/],
+    ['symbols that start with =, +, - or @', { symbols: ['EURUSD', '=1+1', '+A', '-B', '@SUM(1)'] }, /^invalid symbols in symbols: "=1\+1", "\+A", "-B", "@SUM\(1\)"$/],
   ])('getQuotes with %s: rejected before any request', async (_name, input, message) => {
     const wire = untouchable();
     const { dispatcher } = wire;

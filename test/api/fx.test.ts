@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createQuoteBook, findRate, type ExactFxRate } from '../../src/api/fx.js';
 import type { Quote } from '../../src/api/types.js';
-import { figureText, FULL } from '../../src/shared/figure.js';
+import { compareFigures, figureOf, figureText, FULL, ONE, times } from '../../src/shared/figure.js';
 import { divide, mul } from '../helpers/decimal-oracle.js';
 
 const NOW = Date.UTC(2026, 0, 5, 14, 31);
@@ -31,7 +31,7 @@ describe('findRate', () => {
     const rate = findRate('USD', 'EUR', bookOf(EURUSD)) as ExactFxRate;
     expect(rate).toMatchObject({ method: 'inverse', pairs: ['EURUSD'], formula: '1/EURUSD' });
     // Exact: the rate times the mid is 1.
-    expect(rate.rate.exact.mul('1.08415').equals(1)).toBe(true);
+    expect(compareFigures(times(rate.rate, figureOf('1.08415')), ONE)).toBe(0);
     expect(written(rate)).toBe(divide('1', '1.08415', 34));
     expect(written(rate)).toBe('0.9223815892634783009731125766729696');
   });
@@ -46,7 +46,7 @@ describe('findRate', () => {
   it('crosses with both legs inverted as one exact quotient: 1 / (USDCAD × EURUSD)', () => {
     const rate = findRate('CAD', 'EUR', bookOf(EURUSD, USDCAD)) as ExactFxRate;
     expect(rate).toMatchObject({ method: 'cross', pairs: ['USDCAD', 'EURUSD'], formula: '1/(USDCAD*EURUSD)' });
-    expect(rate.rate.exact.mul('1.36240').mul('1.08415').equals(1)).toBe(true);
+    expect(compareFigures(times(times(rate.rate, figureOf('1.36240')), figureOf('1.08415')), ONE)).toBe(0);
     expect(written(rate)).toBe(divide('1', mul('1.36240', '1.08415'), 34));
     expect(written(rate)).toBe('0.6770270032761878310137350093019448');
   });

@@ -79,10 +79,11 @@ describe('parsePositions: TSV and JSON', () => {
 
   it('reads JSON numbers and strings digit for digit', () => {
     const text = '[{"symbol": "AAPL", "quantity": 10, "currency": "USD", "cost": 200.50},\n {"symbol": "X", "quantity": "1.084150000000000001", "currency": "EUR", "cost": null},\n {"symbol": "Y", "quantity": 1e3, "currency": null}]';
+    // Each with the line it starts on, as a delimited file's positions have theirs.
     expect(parsePositions(text, { defaultCurrency: 'JPY' })).toEqual([
-      { symbol: 'AAPL', quantity: '10', currency: 'USD', cost: '200.50' },
-      { symbol: 'X', quantity: '1.084150000000000001', currency: 'EUR' },
-      { symbol: 'Y', quantity: '1e3', currency: 'JPY' },
+      { symbol: 'AAPL', quantity: '10', currency: 'USD', cost: '200.50', line: 1 },
+      { symbol: 'X', quantity: '1.084150000000000001', currency: 'EUR', line: 2 },
+      { symbol: 'Y', quantity: '1e3', currency: 'JPY', line: 3 },
     ]);
   });
 
@@ -137,7 +138,7 @@ describe('parsePositions refuses a bad file, naming it and the line', () => {
     ['only white space and a byte-order mark', '\uFEFF \r\n\t\n', 'p.csv: is empty: no header and no positions', { reason: 'empty' }],
     ['a header and no rows', header, 'p.csv: holds no positions', { reason: 'empty' }],
     ['a quantity such as abc', `${header}AAPL,10,USD\nKO,abc,USD\n`, 'p.csv, line 3: quantity "abc" is not a decimal number', { reason: 'value', line: 3, field: 'quantity', value: 'abc' }],
-    ['a quantity with a thousands separator', `${header}AAPL,"1,000",USD\n`, 'p.csv, line 2: quantity "1,000" is not a decimal number', { line: 2 }],
+    ['a quantity badly grouped in thousands', `${header}AAPL,"1,00",USD\n`, 'p.csv, line 2: quantity "1,00" is not a decimal number: its thousands are not grouped in threes', { line: 2 }],
     ['a quantity with a plus sign', `${header}AAPL,+10,USD\n`, 'p.csv, line 2: quantity "+10" is not a decimal number', { line: 2 }],
     ['an empty quantity', `${header}AAPL,,USD\n`, 'p.csv, line 2: no quantity', { field: 'quantity' }],
     ['an empty symbol', `${header},1,USD\n`, 'p.csv, line 2: no symbol', { field: 'symbol' }],
@@ -146,10 +147,10 @@ describe('parsePositions refuses a bad file, naming it and the line', () => {
     ['a symbol with a control character', `${header}"A\u001b[31m",1,USD\n`, 'p.csv, line 2: symbol "A\\u001b[31m" is not a symbol: 1 to 32 visible ASCII characters, no spaces', {}],
     ['a lower-case currency', `${header}AAPL,1,usd\n`, /^p\.csv, line 2: currency "usd" is not a currency code: codes are case-sensitive .*did you mean USD\?$/, { field: 'currency', value: 'usd' }],
     ['a currency nobody issues', `${header}AAPL,1,XYZ\n`, /^p\.csv, line 2: currency "XYZ" is not an ISO 4217 currency code/, {}],
-    ['a header without symbol', 'ticker,quantity\nAAPL,1\n', /^p\.csv, line 1: the header names a column "ticker" that a position does not have; the columns are symbol, quantity, currency, cost$/, { reason: 'header', line: 1 }],
+    ['a header without symbol', 'instrument,quantity\nAAPL,1\n', 'p.csv, line 1: the header has no symbol column (it has instrument, quantity)', { reason: 'header', line: 1 }],
     ['a header without quantity', 'symbol,currency\nAAPL,USD\n', 'p.csv, line 1: the header has no quantity column (it has symbol, currency)', { reason: 'header' }],
-    ['a duplicate column', 'symbol,quantity,Symbol\nA,1,B\n', 'p.csv, line 1: the header names symbol twice', { reason: 'header' }],
-    ['an unnamed column', 'symbol,,quantity\nA,1,2\n', "p.csv, line 1: the header's column 2 has no name", { reason: 'header' }],
+    ['a duplicate column', 'symbol,quantity,Symbol,currency\nA,1,B,USD\n', 'p.csv, line 1: the header names symbol twice: "symbol" and "Symbol"', { reason: 'header' }],
+    ['no line that names a symbol and a quantity', 'AAPL,1,USD\nKO,2,USD\n', 'p.csv: has no header: no line names a symbol and a quantity column (the first line is "AAPL,1,USD")', { reason: 'header' }],
     ['a row with more cells than the header', `${header}AAPL,1,USD,2,3\n`, 'p.csv, line 2: has 5 fields, the header 4', { reason: 'cells', line: 2 }],
     ['a quote never closed', `${header}AAPL,1,USD\n"KO,2,USD\nX,3,USD\n`, 'p.csv, line 3: a quoted field opened on line 3 is never closed', { reason: 'syntax', line: 3 }],
     ['text after a closing quote', `${header}"AA"PL,1,USD\n`, /^p\.csv, line 2: has text after a closing quote/, { reason: 'syntax', line: 2 }],
@@ -165,14 +166,13 @@ describe('parsePositions refuses a bad file, naming it and the line', () => {
     ['JSON with a syntax error', '[\n  {"symbol": "AAPL", "quantity": 1,}\n]', /^p\.json, line 2: is not valid JSON: not valid JSON at position \d+$/, { reason: 'syntax', line: 2 }],
     ['JSON that is an object', '{"symbol": "AAPL", "quantity": 1}', /^p\.json: is JSON, but not an array of positions/, { reason: 'syntax' }],
     ['an empty JSON array', '[]', 'p.json: holds no positions', { reason: 'empty' }],
-    ['an element that is not an object', '[{"symbol": "A", "quantity": 1, "currency": "USD"}, 5]', 'p.json, position 2: is not an object such as {"symbol": "AAPL", "quantity": "10"}', { item: 2 }],
-    ['an unknown member', '[{"symbol": "A", "quantity": 1, "price": 2}]', /^p\.json, position 1: has a member "price" that is not a position's/, { reason: 'header', item: 1, field: 'price' }],
-    ['a member twice in two cases', '[{"symbol": "A", "Symbol": "B", "quantity": 1}]', 'p.json, position 1: names symbol twice', { item: 1 }],
+    ['an element that is not an object', '[{"symbol": "A", "quantity": 1, "currency": "USD"}, 5]', 'p.json, position 2 (line 1): is not an object such as {"symbol": "AAPL", "quantity": "10"}', { item: 2 }],
+    ['a member twice in two cases', '[{"symbol": "A", "Symbol": "B", "quantity": 1, "currency": "USD"}]', 'p.json, position 1 (line 1): names symbol twice: "symbol" and "Symbol"', { item: 1 }],
     ['a member twice with different values', '[{"symbol": "A", "symbol": "B", "quantity": 1}]', /^p\.json, line 1: is not valid JSON: a member name appears twice/, { reason: 'syntax' }],
-    ['a quantity that is true', '[{"symbol": "A", "quantity": true, "currency": "USD"}]', 'p.json, position 1: quantity must be a decimal number or a string holding one, not boolean', { field: 'quantity' }],
-    ['a quantity such as abc', '[{"symbol": "A", "quantity": "abc", "currency": "USD"}]', 'p.json, position 1: quantity "abc" is not a decimal number', { item: 1, value: 'abc' }],
-    ['a symbol that is a number', '[{"symbol": 7203, "quantity": 1, "currency": "JPY"}]', 'p.json, position 1: symbol must be a string, not a number', { field: 'symbol' }],
-    ['no currency and no default', '[{"symbol": "A", "quantity": 1}]', 'p.json, position 1: A has no currency, and no default currency was given', { reason: 'no-currency', item: 1 }],
+    ['a quantity that is true', '[{"symbol": "A", "quantity": true, "currency": "USD"}]', 'p.json, position 1 (line 1): quantity must be a decimal number or a string holding one, not boolean', { field: 'quantity' }],
+    ['a quantity such as abc', '[{"symbol": "A", "quantity": "abc", "currency": "USD"}]', 'p.json, position 1 (line 1): quantity "abc" is not a decimal number', { item: 1, value: 'abc' }],
+    ['a symbol that is a number', '[{"symbol": 7203, "quantity": 1, "currency": "JPY"}]', 'p.json, position 1 (line 1): symbol must be a string, not a number', { field: 'symbol' }],
+    ['no currency and no default', '[{"symbol": "A", "quantity": 1}]', 'p.json, position 1 (line 1): A has no currency, and no default currency was given', { reason: 'no-currency', item: 1 }],
   ])('%s', (_name, text, message, facts) => {
     const error = catchError(() => parsePositions(text, { source: 'p.json' }));
     if (typeof message === 'string') expect(error.message).toBe(message);

@@ -13,6 +13,7 @@ describe('quoteProblems', () => {
     ['nanoseconds and an offset', { ...good, timestamp: '2026-11-23T13:59:58.123456789+02:00' }],
     ['29 February of a leap year', { ...good, timestamp: '2024-02-29T00:00:00Z' }],
     ['a timestamp 10 s ahead: within the clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:10Z' }],
+    ['a symbol with =, +, - and @ after its first character', { ...good, symbol: 'A=B+C-D@E' }],
   ])('finds nothing wrong with %s', (_name, quote) => {
     expect(quoteProblems(quote, now)).toEqual([]);
   });
@@ -23,8 +24,8 @@ describe('quoteProblems', () => {
     ['a negative price', { ...good, bid: '-1.08505', mid: '1.08' }, ['bid is negative']],
     ['zero prices', { ...good, bid: '0', ask: '0.0', mid: '-0.0' }, ['bid is zero', 'ask is zero', 'mid is zero']],
     ['a bid and ask of -100 and -99', { ...good, bid: '-100', ask: '-99', mid: '-99.5' }, ['bid is negative', 'ask is negative', 'mid is negative']],
-    ['a price of 150 significant digits', { ...good, bid: `1.${'1'.repeat(149)}`, ask: '1.2', mid: '1.15' }, ['bid has 150 significant digits; mkt reads at most 100']],
-    ['a price of 101 decimal places', { ...good, bid: `1.${'0'.repeat(101)}`, ask: '1.2', mid: '1.15' }, ['bid has 101 decimal places; mkt reads at most 100']],
+    ['a price of 150 significant digits', { ...good, bid: `1.${'1'.repeat(149)}`, ask: '1.2', mid: '1.15' }, ['bid has 150 significant digits; at most 100 are read']],
+    ['a price of 101 decimal places', { ...good, bid: `1.${'0'.repeat(101)}`, ask: '1.2', mid: '1.15' }, ['bid has 101 decimal places; at most 100 are read']],
     ['a mid outside by 1e-20, which a double cannot tell', { ...good, bid: '1.08505', ask: '1.08508', mid: '1.08508000000000000001' }, ['mid is outside bid..ask']],
     ['a mid above the ask', { ...good, mid: '1.09' }, ['mid is outside bid..ask']],
     ['a mid below the bid', { ...good, mid: '1.08504999999' }, ['mid is outside bid..ask']],
@@ -34,6 +35,7 @@ describe('quoteProblems', () => {
     ['a timestamp 23 hours ahead', { ...good, timestamp: '2026-11-24T11:00:00Z' }, ['timestamp is 23h in the future']],
     ['a timestamp 11 s ahead, past the 10 s clock-skew allowance', { ...good, timestamp: '2026-11-23T12:00:11Z' }, ['timestamp is 11s in the future']],
     ['an offset of 24 hours', { ...good, timestamp: '2026-11-23T12:00:00+24:00' }, ['timestamp is not an RFC 3339 date-time']],
+    ...['=', '+', '-', '@'].map((first): [string, Quote, string[]] => [`a symbol that starts with ${first}`, { ...good, symbol: `${first}EURUSD` }, [`symbol starts with ${first}`]]),
   ])('names %s', (_name, quote, problems) => {
     expect(quoteProblems(quote, now)).toEqual(problems);
   });

@@ -1,7 +1,9 @@
 // Issue 13, the command line's local faults: CA files without a size (item 2), tokens that cannot be
-// a bearer token (item 6), and quotes that parse but cannot be right under --strict (item 9).
+// a bearer token (item 6), and quotes that parse but cannot be right under --strict (item 9); and
+// input over its cap named in words that agree with it (issue 36 item 6).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { sendQuotes, useServers, type FaultServer } from '../helpers/fault-server.js';
@@ -46,6 +48,26 @@ describe('CA files are read with a byte cap (issue 13 item 2)', () => {
     const missing = await runCli(['quotes', 'EURUSD', '--ca-file', `${empty}.nope`], { env: env(server.url) });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`cannot read the CA file ${empty}.nope (from --ca-file): no such file`);
+  });
+});
+
+describe('input over its cap is named with a verb that agrees (issue 36 item 6)', () => {
+  /** 16 MiB and one byte on standard input, a MiB at a time. */
+  const overCap = () => Readable.from((function* () {
+    for (let mib = 0; mib < 16; mib++) yield Buffer.alloc(1024 * 1024, 'A');
+    yield Buffer.from('A');
+  })());
+
+  it.each([
+    ['the symbols on standard input', ['quotes', '--symbols-file', '-'], 'the symbols on standard input are larger than 16 MiB', 'them'],
+    ['the positions on standard input', ['value', '-', '--base', 'USD'], 'the positions on standard input are larger than 16 MiB', 'them'],
+    ['a symbols file, one thing', ['quotes', '--symbols-file', '/dev/zero'], '--symbols-file /dev/zero is larger than 16 MiB', 'it'],
+  ])('%s: exit 2, and no request', async (_name, argv, message, pronoun) => {
+    const server = await quotesServer();
+    const result = await runCli(argv, { env: env(server.url), stdin: overCap() });
+    expect(result.stderr).toBe(`error: ${message}\nhint: mkt reads at most 16 MiB of ${pronoun}\n`);
+    expect(result.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
   });
 });
 

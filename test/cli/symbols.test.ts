@@ -30,6 +30,17 @@ describe('symbols', () => {
     expect(() => normalizeSymbols(['AAPL', symbol])).toThrow(/invalid symbol/);
   });
 
+  it.each(['=1+1', '+A', '-B', '@SUM(1)', ' =HYPERLINK("http://x")'])('refuses %j, which a spreadsheet would take for a formula, naming it and the rule', (symbol) => {
+    expect(() => normalizeSymbols(['AAPL', symbol])).toThrow(expect.objectContaining({
+      message: `invalid symbol: ${JSON.stringify(symbol.trim())}: no market's symbol starts with =, +, - or @`,
+      hint: 'a symbol is 1 to 32 visible ASCII characters (letters, digits and punctuation, no spaces), not starting with =, +, - or @',
+    }));
+  });
+
+  it('accepts =, +, - and @ after the first character', () => {
+    expect(normalizeSymbols(['BRK-B', 'A=B', 'X+Y@Z'])).toEqual(['BRK-B', 'A=B', 'X+Y@Z']);
+  });
+
   it('accepts 32 characters', () => {
     expect(normalizeSymbols(['a'.repeat(32)])).toEqual(['A'.repeat(32)]);
   });

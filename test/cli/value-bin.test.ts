@@ -31,8 +31,8 @@ describe('mkt value, the process', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('row,symbol,quantity,currency,price,value,value_base,cost,pnl,pnl_base,status,timestamp,reason');
-    expect(lines.at(-1)).toMatch(/^total_base,,,EUR,,,\d+\.\d+,,,-?\d+\.\d+,ok,,$/);
+    expect(lines[0]).toBe('row,symbol,quantity,currency,price,value,value_base,cost,cost_total,pnl,pnl_base,status,timestamp,reason');
+    expect(lines.at(-1)).toMatch(/^total_base,,,EUR,,,\d+\.\d+,,,,-?\d+\.\d+,ok,,$/);
   });
 
   it('a bad file: exit 2 naming the file and the line; --strict with a symbol missing: exit 3 after the data', async () => {
@@ -40,10 +40,10 @@ describe('mkt value, the process', () => {
     fs.writeFileSync(bad, 'symbol,quantity,currency\nAAPL,1,USD\nMSFT,1.2.3,USD\n');
     const refused = await runBin(['value', bad, '--base', 'USD'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`error: ${bad}, line 3: quantity "1.2.3" is not a decimal number\nhint: write it as JSON writes numbers: 1500, -20, 0.25, 1e6 (no thousands separators, no + sign)\n`);
+    expect(refused.stderr).toBe(`error: ${bad}, line 3: quantity "1.2.3" is not a decimal number\nhint: write it as 1500, -20, 0.25, 1,500.25 (thousands in threes) or (20)\n`);
     const strict = await runBin(['value', '-', '--base', 'USD', '--strict', '--format', 'tsv'], { env, input: 'symbol,quantity,currency\nAAPL,1,USD\nNOSUCH,1,USD\n' });
     expect(strict.code).toBe(3);
-    expect(strict.stdout).toContain('\nposition\tNOSUCH\t1\tUSD\t\t\t\t\t\t\tmissing\t\t\n');
+    expect(strict.stdout).toContain('\nposition\tNOSUCH\t1\tUSD\t\t\t\t\t\t\t\tmissing\t\t\n');
     expect(strict.stderr).toMatch(/^error: no quote for 1 of 2 symbols: NOSUCH; the totals in USD are incomplete/);
   });
 

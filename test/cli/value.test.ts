@@ -111,7 +111,7 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const rows = lines.stdout.split(format === 'csv' ? '\r\n' : '\n').filter((line) => line !== '').map((line) => line.split(separator));
     const header = rows[0]!;
     // rate is each currency's: on request (--fields), not by default.
-    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
+    expect(header).toEqual(['row', 'symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'cost_total', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
     const column = (row: string[], name: string) => row[header.indexOf(name)]!;
     expect(rows.slice(1).map((row) => `${column(row, 'row')} ${column(row, 'currency')}`)).toEqual([
       ...ROWS.map((row) => `position ${row.currency}`), 'total GBX', 'total EUR', 'total JPY', 'total CAD', 'total USD', 'total_base EUR',
@@ -172,7 +172,7 @@ describe('mkt value: a portfolio in five currencies, in EUR', () => {
     const bad = await run([portfolio, '--base', 'EUR', '--fields', 'symbol,bid']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fields: unknown field "bid"');
-    expect(bad.stderr).toContain('valid fields: row, symbol, quantity, currency, price, value, rate, value_base, cost, pnl, pnl_base, status, timestamp, reason');
+    expect(bad.stderr).toContain('valid fields: row, symbol, quantity, currency, price, value, rate, value_base, cost, cost_total, pnl, pnl_base, status, timestamp, reason');
   });
 });
 
@@ -227,7 +227,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
   it('json says incomplete, lists the missing symbols and the routes tried', async () => {
     const result = await run([file('problems.csv', PROBLEMS), '--base', 'EUR', '--json']);
     const document = exactJson(result.stdout);
-    expect(Object.keys((document.positions as object[])[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
+    expect(Object.keys((document.positions as object[])[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'cost_total', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
     expect(document).toMatchObject({ incomplete: true, missing: ['NOSUCH', 'GOLD'], no_route: [{ currency: 'XAU', to: 'EUR' }] });
     const positions = document.positions as Array<Record<string, unknown>>;
     expect(positions[1]).toMatchObject({ price: null, value: null, value_base: null, status: 'missing' });
@@ -255,7 +255,7 @@ describe('mkt value: what it could not value, said in every format; --strict', (
 
 describe('mkt value refuses a bad file or flag with exit 2, before any request', () => {
   const cases: Array<[string, string, string[], RegExp]> = [
-    ['an unknown column', 'symbol,quantity,price\nAAPL,1,2\n', [], /bad\.csv, line 1: the header names a column "price" that a position does not have/],
+    ['no header line', 'AAPL,1,USD\n', [], /bad\.csv: has no header: no line names a symbol and a quantity column \(the first line is "AAPL,1,USD"\)/],
     ['a missing column', 'symbol,currency\nAAPL,USD\n', [], /bad\.csv, line 1: the header has no quantity column/],
     ['a quantity such as abc', 'symbol,quantity,currency\nAAPL,1,USD\nMSFT,abc,USD\n', [], /bad\.csv, line 3: quantity "abc" is not a decimal number/],
     ['an empty file', '', [], /bad\.csv: is empty/],

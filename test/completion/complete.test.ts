@@ -7,7 +7,7 @@ import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { currencyCodes, currencyUnit } from '../../src/api/internal.js';
 import { complete, Directive, PATH_VALUES } from '../../src/cli/completion/complete.js';
-import { addFormatOptions } from '../../src/cli/options/format.js';
+import { addFormatOptions, FORMATS } from '../../src/cli/options/format.js';
 import { createProgram } from '../../src/cli/program.js';
 import { QUOTE_MODEL } from '../../src/render/quote-model.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';
@@ -71,8 +71,8 @@ describe('completion agrees with `mkt <command> --help`, for every command', () 
  * or argument added later that takes a path is not left without file names.
  */
 const NOT_PATHS = new Set([
-  'currency', 'duration', 'expr', 'format', 'host', 'id', 'key', 'kind', 'list', 'n', 'name', 'org_id', 'port', 'precision', 'rule',
-  'seconds', 'shell', 'symbol', 'topic', 'url', 'value', 'venue',
+  'currency', 'duration', 'expr', 'format', 'host', 'id', 'key', 'kind', 'label', 'list', 'mapping', 'n', 'name', 'org_id', 'port',
+  'precision', 'rule', 'seconds', 'shell', 'symbol', 'topic', 'url', 'value', 'venue',
 ]);
 
 describe('every value that is a path completes file names, by the name help gives it, on every help page', () => {
@@ -123,13 +123,16 @@ describe('mkt value\'s values', () => {
     expect(complete(program(), ['value', 'p.csv', '--precision', ''])).toEqual({ candidates: [{ value: 'minor' }, { value: 'full' }], directive: Directive.noFiles });
   });
 
-  it('--format: the command\'s own formats, as its --format option has them (a command that writes others offers those)', async () => {
+  it('--format: the command\'s own formats, ledger and beancount among them, as its --format option has them', async () => {
     const { options } = pages.find(([words]) => words.join(' ') === 'value')![1];
-    expect(values(['value', 'p.csv', '--format', ''])).toEqual(options.find((option) => option.flags.includes('--format'))!.choices);
+    const formats = options.find((option) => option.flags.includes('--format'))!.choices;
+    expect(values(['value', 'p.csv', '--format', ''])).toEqual(formats);
+    expect(formats).toEqual([...FORMATS, 'ledger', 'beancount']);
+    expect(values(['value', 'p.csv', '-f', 'be'])).toEqual(['beancount']);
+    expect(values(['quotes', '--format', ''])).toEqual([...FORMATS]);
     const extended = program();
-    addFormatOptions(extended.command('ledgerish'), QUOTE_MODEL, ['table', 'json']);
-    expect(values(['ledgerish', '--format', ''], extended)).toEqual(['table', 'json']);
-    expect(values(['ledgerish', '-f', 'j'], extended)).toEqual(['json']);
+    addFormatOptions(extended.command('other'), QUOTE_MODEL, ['yaml']);
+    expect(values(['other', '--format', ''], extended)).toEqual([...FORMATS, 'yaml']);
   });
 });
 

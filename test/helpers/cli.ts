@@ -23,6 +23,8 @@ export interface TestDepsOptions {
   configDir?: string;
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
+  /** Signals after the first, while a program runs (fake-signals.ts); none by default. */
+  holdSignals?: Deps['holdSignals'];
   sleep?: Deps['sleep'];
   /** For retry backoff and watch jitter (default Math.random). */
   random?: Deps['random'];
@@ -79,6 +81,7 @@ export function createTestDeps(options: TestDepsOptions = {}): TestDeps {
     config: new ConfigStore({ dir: configDir, onWarning: (warning) => diagnosticsOf(deps).warn(warning) }),
     dispatcher: options.dispatcher,
     signal: options.signal ?? new AbortController().signal,
+    holdSignals: options.holdSignals ?? (() => () => {}),
     sleep: options.sleep ?? sleep,
     random: options.random ?? Math.random,
   };

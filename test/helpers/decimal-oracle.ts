@@ -98,7 +98,6 @@ export const ratAdd = (a: Rat, b: Rat): Rat => ({ n: a.n * b.d + b.n * a.d, d: a
 export const ratMul = (a: Rat, b: Rat): Rat => ({ n: a.n * b.n, d: a.d * b.d });
 export const ratDiv = (a: Rat, b: Rat): Rat => (b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n } : { n: a.n * b.d, d: a.d * b.n });
 export const ratSum = (terms: readonly Rat[]): Rat => terms.reduce(ratAdd, { n: 0n, d: 1n });
-export const ratEq = (a: Rat, b: Rat): boolean => a.n * b.d === b.n * a.d;
 
 /** Digits of |n/d| by long division, as a person does it: the integer part, then `count` digits after the point, and whether anything is left. */
 function longDivision(r: Rat, count: number): { whole: bigint; fraction: number[]; rest: bigint } {
@@ -142,7 +141,8 @@ export function fullText(r: Rat, places: number, digits = 34): string {
   // The places that leave `digits` significant ones, then trailing zeros dropped down to `places`.
   const integerDigits = whole === 0n ? 0 : whole.toString().length;
   const keep = integerDigits > 0 ? digits - integerDigits : fraction.findIndex((digit) => digit !== 0) + digits;
-  if (keep < 0) throw new Error('oracle: more integer digits than significant ones');
+  // More integer digits than significant ones: the integer rounded at 10^-keep, then its zeros.
+  if (keep < 0) return `${roundPlaces({ n: r.n, d: r.d * 10n ** BigInt(-keep) }, 0)}${'0'.repeat(-keep)}`;
   let text = roundPlaces(r, keep);
   while (text.includes('.') && text.endsWith('0') && text.length - text.indexOf('.') - 1 > places) text = text.slice(0, -1);
   return text.endsWith('.') ? text.slice(0, -1) : text;

@@ -1,9 +1,12 @@
 // `mkt mcp` against a purpose-built server, through the SDK's own client, one server process for
 // the file: prices with more digits than a double holds come back as the exact strings sent, and
 // checks and values are decided on them; 401, 403, 429 and a failed connection are isError results
-// in mkt quotes' words, and the server answers the next call after each.
+// in mkt quotes' words, and the server answers the next call after each; so it does after a call over
+// 10 MiB and a request with a bad progress token, which the SDK's client sends as they are and mkt
+// refuses at once (-32600, -32602) instead of ending (over 10 MiB) or leaving the client to time out.
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
@@ -100,8 +103,8 @@ describe('exact digits', () => {
 
 describe('the service refusing, and the network failing', () => {
   it.each<[string, Mode, { code?: string; exit_code: number; status: number | null }, string[]]>([
-    ['401', '401', { code: 'UNAUTHORIZED', exit_code: 4, status: 401 }, ['MKT_TOKEN is set, and overrides any stored token: the service refused it']],
-    ['403', '403', { code: 'FORBIDDEN', exit_code: 5, status: 403 }, ['market.read scope or access to org_exact (from MKT_ORG)']],
+    ['401', '401', { code: 'UNAUTHORIZED', exit_code: 4, status: 401 }, ['MKT_TOKEN in the server\'s env overrides any stored token, and the service refused it']],
+    ['403', '403', { code: 'FORBIDDEN', exit_code: 5, status: 403 }, ['market.read scope or access to the organization org_exact (from MKT_ORG in the server\'s env)']],
     ['a failed connection', 'reset', { exit_code: 7, status: null }, ['GET', '/v1/market/quotes']],
   ])('%s is an error result in mkt quotes\' words, and the next call is answered', async (_name, next, facts, words) => {
     serve(next);
@@ -138,6 +141,27 @@ describe('the service refusing, and the network failing', () => {
     await expect(call).rejects.toThrow();
     await expect.poll(() => hangClosed, { timeout: 5_000 }).toBe(true);
     serve('quotes');
+    expect(structured<{ data: unknown[] }>(await server.call('get_quotes', { symbols: ['EURUSD'] })).data).toHaveLength(1);
+  });
+});
+
+describe('messages the server refuses, from the SDK\'s own client', () => {
+  const refusal = async (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error);
+
+  it('a call over 10 MiB fails at once with -32600, and the next call is answered', async () => {
+    const before = service.requests.length;
+    const error = await refusal(server.client.callTool({ name: 'get_quotes', arguments: { symbols: ['X'.repeat(11 * 1024 * 1024)] } }, undefined, { timeout: 20_000 }));
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ code: -32600, message: expect.stringMatching(/over the 10 MiB mkt mcp reads in one; it was dropped unread$/) });
+    expect(service.requests.length).toBe(before);
+    expect(structured<{ data: unknown[] }>(await server.call('get_quotes', { symbols: ['EURUSD'] })).data).toHaveLength(1);
+  });
+
+  it('a call whose progress token is an object fails at once with -32602, and the next call is answered', async () => {
+    const error = await refusal(server.client.request(
+      { method: 'tools/call', params: { name: 'get_quotes', arguments: { symbols: ['EURUSD'] }, _meta: { progressToken: {} as never } } }, CallToolResultSchema, { timeout: 5_000 },
+    ));
+    expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: Invalid params: params._meta.progressToken: expected a string or a number' });
     expect(structured<{ data: unknown[] }>(await server.call('get_quotes', { symbols: ['EURUSD'] })).data).toHaveLength(1);
   });
 });

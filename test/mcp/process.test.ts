@@ -21,7 +21,7 @@ interface Server {
   stderr(): string;
   send(message: object): void;
   /** Resolves with the answer to request `id`. */
-  answer(id: number): Promise<{ result?: { isError?: boolean; structuredContent?: unknown } }>;
+  answer(id: number): Promise<{ result?: { isError?: boolean; structuredContent?: unknown }; error?: { code: number; message: string } }>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -101,6 +101,19 @@ describe('mkt mcp as a process', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(closed).toBe(true);
     expect(server.stderr()).toBe('');
+  });
+
+  it('answers a message over 10 MiB with -32600 and its id, drops it, answers the next, and exits 0 when stdin closes', async () => {
+    const server = startServer({ MKT_BASE_URL: 'http://127.0.0.1:9', MKT_TOKEN: TOKEN, MKT_ORG: 'org_demo' });
+    await initialize(server);
+    const answers = [server.answer(1), server.answer(2)];
+    server.child.stdin!.write(`{"method":"tools/call","params":{"name":"get_quotes","arguments":{"symbols":["${'X'.repeat(11 * 1024 * 1024)}"]}},"jsonrpc":"2.0","id":1}\n`);
+    server.send({ id: 2, method: 'ping' });
+    expect(await answers[0]).toMatchObject({ error: { code: -32600, message: expect.stringContaining('over the 10 MiB mkt mcp reads in one') } });
+    expect(await answers[1]).toMatchObject({ result: {} });
+    server.child.stdin!.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stderr()).toMatch(/^warning: mkt mcp: Invalid Request: the message is 11,534,\d{3} bytes, over the 10 MiB mkt mcp reads in one; it was dropped unread\n$/);
   });
 
   it('refuses before serving a setting every call would refuse (exit 2), and nothing is written on stdout', async () => {

@@ -93,7 +93,7 @@ describe('credentials', () => {
 
     const refused = await server.call('get_quotes', { symbols: ['EURUSD'] });
     expect(errorText(refused)).toContain('error: not logged in: no stored token');
-    expect(errorText(refused)).toContain('hint: run `mkt login` (API key) or `mkt token` (client credentials), or set MKT_TOKEN');
+    expect(errorText(refused)).toContain('hint: the user runs `mkt login` (an API key) or `mkt token` (client credentials) in a terminal, which the next call uses; or put MKT_TOKEN in the server\'s env');
     expect(errorJson(refused)).toMatchObject({ code: 'NOT_AUTHENTICATED', exit_code: 4, status: null });
 
     const login = await runBin(['login', '--org', DEMO.org], { env: { ...env, MKT_API_KEY: DEMO.apiKey } });
@@ -128,6 +128,7 @@ describe('get_quotes', () => {
 
   it.each<[string, Record<string, unknown>, string[]]>([
     ['a symbol with a space', { symbols: ['EURUSD', 'A B'] }, ['error: invalid symbol: "A B"', 'hint: a symbol is 1 to 32 visible ASCII characters']],
+    ['symbols a spreadsheet would run', { symbols: ['EURUSD', '=HYPERLINK("x")', '@SUM(1)'] }, ['error: invalid symbols: "=HYPERLINK(\\"x\\")", "@SUM(1)": no market\'s symbol starts with =, +, - or @']],
     ['no symbols', { symbols: [' ', ''] }, ['error: no symbols given']],
     ['an empty list', { symbols: [] }, ['symbols']],
     ['an unknown field', { symbols: ['EURUSD'], fields: ['bid', 'spread'] }, ['unknown field "spread"; valid fields: symbol, bid, ask, mid, timestamp']],
@@ -175,6 +176,7 @@ describe('check_quotes', () => {
     ['an unknown field', ['EURUSD.price > 1'], 'unknown field "price"; the fields: bid, ask, mid, spread, spread_bps, age'],
     ['a symbol not asked for', ['GBPUSD.bid > 1'], 'GBPUSD is not among the symbols asked for'],
     ['a decimal for the age', ['age < 30'], 'age is a duration'],
+    ['a symbol a spreadsheet would run', ['-EURUSD.bid > 1'], '"-EURUSD" is not a symbol: no market\'s symbol starts with =, +, - or @'],
   ])('refuses %s before any request, and answers the next call', async (_name, checks, words) => {
     const result = await server.call('check_quotes', { symbols: ['EURUSD'], checks });
     expect(errorText(result)).toContain(words);
@@ -295,6 +297,7 @@ describe('value_portfolio', () => {
     ['a base that is not a currency', { base: 'dollars', positions: [{ symbol: 'AAPL', quantity: '1', currency: 'USD' }] }, 'base "dollars"'],
     ['a price rule it does not know', { base: 'USD', price: 'last', positions: [{ symbol: 'AAPL', quantity: '1', currency: 'USD' }] }, 'price'],
     ['no positions', { base: 'USD', positions: [] }, 'positions'],
+    ['a symbol a spreadsheet would run', { base: 'USD', positions: [{ symbol: 'AAPL', quantity: '1', currency: 'USD' }, { symbol: '+1', quantity: '1', currency: 'USD' }] }, 'positions, position 2: symbol "+1" is not a symbol: no market\'s symbol starts with =, +, - or @'],
   ])('refuses %s as an error result, and answers the next call', async (_name, args, words) => {
     expect(errorText(await server.call('value_portfolio', args))).toContain(words);
     expect((await quotes(['EURUSD'])).data).toHaveLength(1);

@@ -23,7 +23,7 @@ const value = (quotes: Quote[]) => valueExactly({ positions: POSITIONS, quotes, 
 const moved = (quantity: string, then: string, now: string) => new Big(now).times(quantity).minus(new Big(then).times(quantity));
 /** A change compared as a number of big.js (the tracker's text may carry trailing zeros). */
 const same = (actual: Figure | undefined, expected: Big) => actual !== undefined && new Big(figureText(actual, FULL)).eq(expected);
-const zero = (each: Figure | undefined) => each !== undefined && each.exact.n === 0n;
+const zero = (each: Figure | undefined) => each !== undefined && each.n === 0n;
 
 describe('createValuationTracker', () => {
   it('the first poll is the reference: every change 0, since that poll', () => {

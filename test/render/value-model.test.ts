@@ -51,7 +51,7 @@ describe('a valuation as JSON', () => {
   it('its positions hold every field but row and rate, unless --fields says otherwise', async () => {
     const text = await renderers.json.render(VALUATION, options('json'));
     const positions = (JSON.parse(text) as { positions: object[] }).positions;
-    expect(Object.keys(positions[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
+    expect(Object.keys(positions[0]!)).toEqual(['symbol', 'quantity', 'currency', 'price', 'value', 'value_base', 'cost', 'cost_total', 'pnl', 'pnl_base', 'status', 'timestamp', 'reason']);
     expect(positions[0]).toMatchObject({ timestamp: '2026-01-05T14:30:00.000Z', reason: null });
     expect(positions[3]).toMatchObject({ symbol: 'EUR', timestamp: null, reason: null });
     const picked = JSON.parse(await renderers.json.render(VALUATION, options('json', { fields: ['row', 'value'] }))) as { positions: object[] };

@@ -130,6 +130,11 @@ describe('quotes queries', () => {
     ['a NUL', 'symbols=AAPL,EURUSD%00', /symbol 2 contains a control character/],
     ['DEL', 'symbols=EUR%7FUSD', /control character/],
     ['a 33-character symbol', `symbols=KO,${'A'.repeat(33)}`, /symbol 2 is longer than 32/],
+    // No market's symbol starts as a spreadsheet formula does: the client's rule (shared/patterns.ts).
+    ['a symbol that starts with =', 'symbols=KO,%3D1%2B1', /^symbol 2 starts with =: no market's symbol starts with =, \+, - or @$/],
+    ['a symbol that starts with +, after spaces', 'symbols=%20%2BKO', /^symbol 1 starts with \+/],
+    ['a symbol that starts with -', 'symbols=-KO', /^symbol 1 starts with -/],
+    ['a symbol that starts with @', 'symbols=KO,AAPL,@SUM(1)', /^symbol 3 starts with @/],
     ['a non-ASCII symbol', 'symbols=%C3%89URUSD', /visible ASCII/],
     ['invalid UTF-8', 'symbols=%FF', /visible ASCII/],
     ['symbols twice', 'symbols=EURUSD&symbols=AAPL', /more than once/],

@@ -11,18 +11,18 @@ describe('decimalBoundsProblem', () => {
   });
 
   it.each([
-    ['a 101-digit integer', '1'.repeat(101), 'significant', 'has 101 significant digits; mkt reads at most 100'],
-    ['50,000 digits', '7'.repeat(50_000), 'significant', 'has 50000 significant digits; mkt reads at most 100'],
-    ['1e9999', '1e9999', 'large', 'is too large: 10000 digits before the point; mkt reads at most 100'],
-    ['1e100', '1e100', 'large', 'is too large: 101 digits before the point; mkt reads at most 100'],
-    ['an exponent of 20 digits', '1e99999999999999999999', 'large', 'is too large: its exponent is beyond any bound; mkt reads at most 100'],
-    ['1e-1000000', '1e-1000000', 'places', 'has 1000000 decimal places; mkt reads at most 100'],
-    ['1,000,001 decimals', `0.${'1'.repeat(1_000_001)}`, 'significant', 'has 1000001 significant digits; mkt reads at most 100'],
-    ['101 places of zeros after a 1', `1.${'0'.repeat(101)}`, 'places', 'has 101 decimal places; mkt reads at most 100'],
-    ['a zero of 101 places', `0.${'0'.repeat(101)}`, 'places', 'has 101 decimal places; mkt reads at most 100'],
-    ['0e-200', '0e-200', 'places', 'has 200 decimal places; mkt reads at most 100'],
-    ['1e-101', '1e-101', 'places', 'has 101 decimal places; mkt reads at most 100'],
-    ['a tiny exponent of 20 digits', '1e-99999999999999999999', 'places', 'has more decimal places than any bound; mkt reads at most 100'],
+    ['a 101-digit integer', '1'.repeat(101), 'significant', 'has 101 significant digits; at most 100 are read'],
+    ['50,000 digits', '7'.repeat(50_000), 'significant', 'has 50000 significant digits; at most 100 are read'],
+    ['1e9999', '1e9999', 'large', 'is too large: 10000 digits before the point; at most 100 are read'],
+    ['1e100', '1e100', 'large', 'is too large: 101 digits before the point; at most 100 are read'],
+    ['an exponent of 20 digits', '1e99999999999999999999', 'large', 'is too large: its exponent is beyond any bound; at most 100 are read'],
+    ['1e-1000000', '1e-1000000', 'places', 'has 1000000 decimal places; at most 100 are read'],
+    ['1,000,001 decimals', `0.${'1'.repeat(1_000_001)}`, 'significant', 'has 1000001 significant digits; at most 100 are read'],
+    ['101 places of zeros after a 1', `1.${'0'.repeat(101)}`, 'places', 'has 101 decimal places; at most 100 are read'],
+    ['a zero of 101 places', `0.${'0'.repeat(101)}`, 'places', 'has 101 decimal places; at most 100 are read'],
+    ['0e-200', '0e-200', 'places', 'has 200 decimal places; at most 100 are read'],
+    ['1e-101', '1e-101', 'places', 'has 101 decimal places; at most 100 are read'],
+    ['a tiny exponent of 20 digits', '1e-99999999999999999999', 'places', 'has more decimal places than any bound; at most 100 are read'],
   ])('%s is refused', (_name, text, bound, message) => {
     expect(DECIMAL_SYNTAX.test(text)).toBe(true);
     expect(decimalBoundsProblem(text)).toEqual({ bound, message });

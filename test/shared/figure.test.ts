@@ -4,11 +4,11 @@
 // and the tests' own BigInt arithmetic (helpers/decimal-oracle.ts), never the module under test.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { figureOf, FigureSum, figureText, FULL, minus, plus, roundFigure, times, converted, type Figure } from '../../src/shared/figure.js';
+import { compareFigures, figureOf, FigureSum, figureText, FULL, minus, over, plus, roundFigure, times, converted, type Figure } from '../../src/shared/figure.js';
 import { divide, mul, same, sub, sum } from '../helpers/decimal-oracle.js';
 
 const full = (figure: Figure) => figureText(figure, FULL);
-const quotient = (a: string, b: string): Figure => ({ exact: figureOf(a).exact.div(figureOf(b).exact), places: 0 });
+const quotient = (a: string, b: string): Figure => over(figureOf(a), figureOf(b));
 const significant = (digits: number) => ({ significant: digits, keepPlaces: false });
 
 describe('products, differences and sums: exact, with their places', () => {
@@ -72,10 +72,10 @@ describe('products, differences and sums: exact, with their places', () => {
   });
 
   it('converts at a rate with the amount\'s places: the rate\'s own places are not the amount\'s', () => {
-    expect(full(converted(figureOf('72480.00'), figureOf('0.01').exact))).toBe('724.80');
-    expect(full(converted(figureOf('2271.00'), figureOf('1.08415').exact))).toBe('2462.10465');
-    expect(full(converted(figureOf('100'), figureOf('0.50').exact))).toBe('50');
-    expect(full(converted(figureOf('-826.60'), figureOf('0.500').exact))).toBe('-413.30');
+    expect(full(converted(figureOf('72480.00'), figureOf('0.01')))).toBe('724.80');
+    expect(full(converted(figureOf('2271.00'), figureOf('1.08415')))).toBe('2462.10465');
+    expect(full(converted(figureOf('100'), figureOf('0.50')))).toBe('50');
+    expect(full(converted(figureOf('-826.60'), figureOf('0.500')))).toBe('-413.30');
   });
 });
 
@@ -146,7 +146,7 @@ describe('to significant digits and to places, half-even', () => {
   it('agrees with the tests\' own half-even rounding to places, for any quotient', () => {
     const int = fc.bigInt({ min: 1n, max: 10n ** 20n });
     fc.assert(fc.property(int, int, fc.boolean(), fc.integer({ min: 0, max: 34 }), (n, d, negative, places) => {
-      const figure = { exact: figureOf(`${negative ? '-' : ''}${n}`).exact.div(figureOf(String(d)).exact), places: 0 };
+      const figure = over(figureOf(`${negative ? '-' : ''}${n}`), figureOf(String(d)));
       // By hand: n × 10^places / d, half to even on the remainder.
       const scaled = n * 10n ** BigInt(places);
       let q = scaled / d;
@@ -156,5 +156,17 @@ describe('to significant digits and to places, half-even', () => {
       if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
       expect(figureText(figure, { places })).toBe(negative && q !== 0n ? `-${text}` : text);
     }), { numRuns: 2000 });
+  });
+});
+
+describe('exact comparisons and sums of unreduced fractions', () => {
+  it('compares across denominators by cross-multiplying: 1/3 < 0.3334, 2/6 = 1/3, a sum of inverses', () => {
+    expect(compareFigures(quotient('1', '3'), figureOf('0.3334'))).toBe(-1);
+    expect(compareFigures(quotient('2', '6'), quotient('1', '3'))).toBe(0);
+    expect(compareFigures(figureOf('0.30'), figureOf('0.3'))).toBe(0);
+    // 1/3 + 1/7 = 10/21, over the product of the denominators; 0.5 + 1/4 over a power of ten.
+    expect(compareFigures(plus(quotient('1', '3'), quotient('1', '7')), quotient('10', '21'))).toBe(0);
+    expect(full(plus(figureOf('0.5'), quotient('1', '4')))).toBe('0.75');
+    expect(full(minus(quotient('1', '3'), quotient('1', '3')))).toBe('0');
   });
 });

@@ -35,7 +35,8 @@ describe('the warning codes', () => {
   });
 
   it('every code on the list is given somewhere (the type of a warning allows no other)', () => {
-    const given = new Set([...codesInSource(new URL('src/config', ROOT).pathname), ...codesInSource(new URL('src/cli', ROOT).pathname)]);
+    // The positions reader's codes are the library's, which the CLI says as they come.
+    const given = new Set(['src/config', 'src/cli', 'src/api'].flatMap((dir) => codesInSource(new URL(dir, ROOT).pathname)));
     expect(WARNING_CODES.filter((code) => !given.has(code))).toEqual([]);
   });
 });

@@ -37,11 +37,18 @@ describe('afterSuccess', () => {
 
 describe('afterRateLimit', () => {
   it.each([
-    [2000, 45_000, 45_000],
-    [2000, 500, 2000], // never sooner than the interval
-    [2000, undefined, 60_000], // no Retry-After: a minute, the spec's window
-  ])('interval %s, Retry-After %s ms -> %s ms', (interval, retryAfter, delay) => {
-    expect(afterRateLimit(interval, retryAfter)).toEqual({ delayMs: delay, throttled: true });
+    // interval, Retry-After ms, 429s in a row, random -> delay
+    [2000, 45_000, 1, 1, 45_000],
+    [2000, 45_000, 5, 1, 45_000], // what is asked, however many came before
+    [2000, 500, 1, 1, 2000], // never sooner than the interval
+    // No wait to read: the backoff of a failure, from the interval.
+    [1000, undefined, 1, 1, 1000],
+    [1000, undefined, 2, 1, 2000],
+    [1000, undefined, 3, 0, 2000],
+    [1000, undefined, 6, 1, 30_000],
+    [1000, undefined, 100, 1, MAX_WATCH_BACKOFF_MS],
+  ])('interval %s, Retry-After %s ms, 429 %s in a row, random %s -> %s ms', (interval, retryAfter, refusals, random, delay) => {
+    expect(afterRateLimit(interval, retryAfter, refusals, () => random)).toEqual({ delayMs: delay, throttled: true });
   });
 });
 

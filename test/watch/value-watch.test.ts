@@ -85,6 +85,17 @@ describe('mkt value --watch in a pipe', () => {
     expect(requestsPerPoll()).toEqual([2, 1, 1, 1]);
   });
 
+  it('names each symbol and pair with no quote once, though two currencies without a rate tried the same pairs', async () => {
+    // XAU and ZAR have no pair in the sandbox: both try EURUSD's neighbours through USD.
+    const result = await run([file('norate.csv', 'symbol,quantity,currency\nXAU,1,XAU\nZAR,2,ZAR\n'), '--base', 'EUR', '--watch', '--count', '1', '--format', 'ndjson']);
+    // Under ndjson, a warning is a JSON line of its own.
+    const warning = (JSON.parse(result.stderr.split('\n').find((line) => line.includes('no quote for'))!) as { warning: { message: string } }).warning.message;
+    const named = warning.replace(/^no quote for /, '').split(', ');
+    expect(named.length).toBeGreaterThan(4);
+    expect(new Set(named).size).toBe(named.length);
+    expect(named).toContain('USDEUR');
+  });
+
   it('csv: the header once, then each poll\'s positions and totals', async () => {
     const result = await run([file('portfolio.csv', PORTFOLIO), '--base', 'EUR', '--watch', '--count', '2', '--interval', '1s', '--format', 'csv']);
     expect(result.code).toBe(0);

@@ -27,7 +27,7 @@ function startLimited(headers: Record<string, string>, ok = 0) {
 }
 
 /** mkt quotes in a pipe, with a clock each sleep moves; every sleep asked for is recorded. */
-async function watchStream(args: string[]) {
+async function watchStream(args: string[], random?: () => number) {
   const clock = { time: Date.UTC(2025, 0, 6, 14, 30, 0) };
   const sleeps: number[] = [];
   const result = await runCli(['quotes', 'EURUSD', '--watch', ...args], {
@@ -39,6 +39,7 @@ async function watchStream(args: string[]) {
       if (signal?.aborted) throw new AbortError();
       clock.time += ms;
     },
+    random,
   });
   return { ...result, sleeps };
 }
@@ -114,6 +115,56 @@ describe('a wait within --max-wait', () => {
     expect(ages.length).toBeGreaterThanOrEqual(31); // a frame a second while waiting, not only one per poll
     for (let i = 1; i < ages.length; i++) expect(ages[i]).toBeGreaterThanOrEqual(ages[i - 1]!);
     expect(ages.at(-1)! - ages[0]!).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('a 429 whose Retry-After mkt cannot read (issue 36 item 6)', () => {
+  /** 429 with these headers for the first `refused` requests, quotes after. */
+  const refusing = (headers: Record<string, string>, refused: number) => servers.script((_request, res) => {
+    const limited = server!.requests.length <= refused;
+    res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json', ...(limited ? headers : {}) });
+    res.end(limited ? '{"error":{"code":"RATE_LIMITED","message":"slow down"}}' : QUOTE);
+  });
+
+  it.each(['soon', '-5', '0.001', '1.5', ''])('Retry-After %j is read as none: a 1 s watch polls again after 1 s, not a minute', async (value) => {
+    server = await refusing({ 'retry-after': value }, 1);
+    const result = await watchStream(['--interval', '1s', '--count', '2']);
+    expect(result.sleeps).toEqual([1000]);
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(result.stderr).toMatch(/^warning: rate limited by the service; throttled until \d\d:\d\d:\d\d\n$/);
+  });
+
+  it('429s in a row that ask for no wait back off from the interval, doubling, as failures do; a wait it can read is waited as asked', async () => {
+    server = await refusing({ 'retry-after': 'soon' }, 4);
+    const result = await watchStream(['--interval', '1s', '--count', '5'], () => 1);
+    expect(result.sleeps).toEqual([1000, 2000, 4000, 8000]);
+    expect(result.code).toBe(0);
+
+    server = await refusing({ 'retry-after': '7' }, 2);
+    const read = await watchStream(['--interval', '1s', '--count', '3'], () => 1);
+    expect(read.sleeps).toEqual([7000, 7000]);
+  });
+
+  it('a one-shot run reads it as none too: its retry backs off (500 ms at random 1), as without the header', async () => {
+    server = await refusing({ 'retry-after': 'soon' }, 1);
+    const sleeps: number[] = [];
+    const result = await runCli(['quotes', 'EURUSD', '--format', 'tsv'], {
+      env: { MKT_BASE_URL: server.url, MKT_TOKEN: 'scripted-token', MKT_ORG: 'org_demo' },
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 1,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(sleeps).toEqual([500]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('is no wait past --max-wait: the watch goes on, where "the service asks to wait 60s" once ended it', async () => {
+    server = await refusing({ 'retry-after': 'soon' }, 1);
+    const result = await watchStream(['--interval', '1s', '--max-wait', '30s', '--count', '2']);
+    expect(result.code).toBe(0);
+    expect(result.sleeps).toEqual([1000]);
+    expect(result.stderr).not.toContain('asks to wait');
   });
 });
 

@@ -44,7 +44,7 @@ const CONFIG_KEYS: Record<string, KeySpec> = {
   },
   format: {
     field: 'format',
-    describe: `the default output format of mkt quotes: ${FORMATS.join(', ')}`,
+    describe: `the default output format of mkt quotes and mkt value: ${FORMATS.join(', ')}`,
     normalize: (_deps, value) => {
       if (!isFormat(value)) throw new UsageError(`format must be one of ${FORMATS.join(', ')}, not ${printable(value, { max: 40, quote: true })}`);
       return value;

@@ -2,6 +2,8 @@
 // output (src/cli/mcp/). The server and the SDK under it load only when this command runs.
 import type { Command } from 'commander';
 import { formatDuration } from '../../shared/duration.js';
+import { MAX_MCP_MESSAGE_BYTES } from '../../shared/limits.js';
+import { formatBytes } from '../../shared/read-limited.js';
 import type { Deps } from '../deps.js';
 import { MCP_MAX_WAIT_MS, PROGRESS_EVERY_MS } from '../mcp/wait-progress.js';
 import { commandOptions } from '../options/command-options.js';
@@ -22,6 +24,13 @@ quotes would use at that moment (run \`mkt login\` first, or give MKT_TOKEN, or 
 MKT_CLIENT_SECRET, in the client's configuration), and the network options hold for each call as
 for one run of mkt quotes. Logs and -v request lines go to stderr. It ends when the client closes
 its standard input, or on SIGINT or SIGTERM (exit 0).
+
+A malformed message gets its JSON-RPC 2.0 error at once: -32700 for a line that is not JSON (id
+null), -32600 for one that is no request (a bad id, say), -32602 for bad params (a bad
+_meta.progressToken), and -32600 for a message over ${formatBytes(MAX_MCP_MESSAGE_BYTES)}, which is dropped; the server goes on.
+Batches are run only under protocol 2025-03-26, the one version that has them. An error's hint
+names the tool's arguments and the server's args and env (the entry's "args" and "env" below), and
+an unasked symbol from the service that holds the token is withheld from the result, and counted.
 
 --max-wait is the waiting one call may do, for retries and the rate limit: ${formatDuration(MCP_MAX_WAIT_MS)} unless given,
 not mkt's 90s, because MCP clients give up on a call after 60s by default; a call that would need

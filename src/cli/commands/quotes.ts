@@ -41,6 +41,10 @@ export function registerQuotes(program: Command, deps: Deps, state: RunState): v
 Formats: table (aligned, exact, with spread and age), tsv and csv (symbol, bid, ask, mid,
 timestamp), json ({"data": [...], "missing": [...]}, the service's shape), ndjson (a quote per line).
 
+A symbol is 1 to 32 visible ASCII characters, not starting with =, +, - or @: no market's symbol
+does, and a spreadsheet runs a CSV cell that does as a formula. Such a symbol is refused (exit 2),
+so no CSV or TSV cell mkt writes starts a formula; a negative number is written as the number it is.
+
 Examples:
   $ mkt quotes EURUSD USDJPY AAPL
   $ mkt quotes --symbols EURUSD,GBPUSD --venue EBS --format csv > quotes.csv

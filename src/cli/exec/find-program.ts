@@ -1,10 +1,12 @@
 // The --exec program looked up before any request, as the system will look it up when it runs it: a
 // name on PATH, or a path (anything with a slash) as it is. A program that is missing or cannot be
-// executed is a UsageError (exit 2) now, rather than a failure after a watch has waited for its moment.
+// executed, or that someone else could change (trust-program.ts), is a UsageError (exit 2) now,
+// rather than a failure after a watch has waited for its moment.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
+import { assertTrustedProgram } from './trust-program.js';
 
 export interface FindProgramOptions {
   /** Where a relative path, and an empty PATH entry, are taken from. */
@@ -12,7 +14,7 @@ export interface FindProgramOptions {
   platform?: NodeJS.Platform;
 }
 
-/** The file that `program` names; throws a UsageError saying why there is none. */
+/** The file that `program` names, and that only this user (or root) can change; throws a UsageError saying why there is none. */
 export async function findProgram(program: string, env: Env, options: FindProgramOptions = {}): Promise<string> {
   const cwd = options.cwd ?? process.cwd();
   const windows = (options.platform ?? process.platform) === 'win32';
@@ -25,7 +27,10 @@ export async function findProgram(program: string, env: Env, options: FindProgra
   let notExecutable: string | undefined;
   for (const candidate of candidates) {
     const kind = await probe(candidate, windows);
-    if (kind === 'executable') return candidate;
+    if (kind === 'executable') {
+      if (!windows) assertTrustedProgram(candidate, named);
+      return candidate;
+    }
     if (kind === 'not-executable') notExecutable ??= candidate;
   }
   if (notExecutable !== undefined) {

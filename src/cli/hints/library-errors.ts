@@ -66,6 +66,11 @@ function apiWords(error: ApiError, names: SettingNames): Words {
   return { message: `${head}; the service asks to wait ${formatWait(error.retryAfterMs)}, longer than --max-wait ${formatDuration(error.maxWaitMs)}` };
 }
 
+/** TLS errors of a certificate that no CA mkt trusts vouches for: trusting its CA (--ca-file) is the fix. */
+export const UNTRUSTED_CERTIFICATE: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
 function networkHint(error: NetworkError, names: SettingNames): string | undefined {
   const base = baseUrlWords(names);
   const proxy = proxyWords(names);
@@ -76,18 +81,15 @@ function networkHint(error: NetworkError, names: SettingNames): string | undefin
       : `check the proxy in ${variable}, and NO_PROXY for the hosts it must not handle`;
   }
   const host = hostOf(error.url);
+  if (error.code !== undefined && UNTRUSTED_CERTIFICATE.has(error.code)) {
+    return names.caFile === undefined
+      ? `trust the CA (PEM) that issued ${host}'s certificate: give its file with --ca-file or MKT_CA_FILE`
+      : `${names.caFile.path} (from ${names.caFile.source}) does not hold the CA (PEM) that issued ${host}'s certificate: add it there`;
+  }
   switch (error.code) {
     case 'ECONNREFUSED': return `check ${base} and that the service is running${proxy}`;
     case 'ENOTFOUND': return `check ${base} and the DNS${proxy}`;
     case 'UND_ERR_CONNECT_TIMEOUT': return `check ${base} and firewalls${proxy}`;
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-      return names.caFile === undefined
-        ? `trust the CA (PEM) that issued ${host}'s certificate: give its file with --ca-file or MKT_CA_FILE`
-        : `${names.caFile.path} (from ${names.caFile.source}) does not hold the CA (PEM) that issued ${host}'s certificate: add it there`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return `check the host name in ${base}`;
     case 'EAI_AGAIN': case 'ECONNRESET': case 'UND_ERR_SOCKET': case 'EPIPE': case 'ECONNABORTED':
     case 'CERT_HAS_EXPIRED': case 'EPROTO': case 'ERR_SSL_WRONG_VERSION_NUMBER':
@@ -108,7 +110,7 @@ function responseHint(error: ResponseError, names: SettingNames): string | undef
   }
 }
 
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

@@ -1,7 +1,7 @@
 // The words for what goes wrong with `mkt quotes` (and `mkt status --check`, one quotes request):
 // a rate-limit plan in symbols and --max-wait, a request too long for --batch-size, symbols the
 // service rejected; the refusals of its credentials (./credentials.ts).
-import { ApiError, InvalidRequestError, RateLimitError, ResponseError } from '../../api/index.js';
+import { ApiError, InvalidRequestError, RateLimitError, ResponseError, type RateLimitPlan } from '../../api/index.js';
 import { DEFAULT_BATCH_SIZE } from '../../shared/limits.js';
 import { formatDuration, formatWait, perWindow } from '../../shared/duration.js';
 import type { Deps } from '../deps.js';
@@ -40,11 +40,17 @@ function explainPlan(error: RateLimitError, symbolCount: number): Words | undefi
   const needMs = Math.max(plan.waitMs, Math.round((plan.requests / plan.limit) * plan.windowMs));
   const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
   const work = `${count(symbolCount, 'symbol')} ${symbolCount === 1 ? 'needs' : 'need'} ${count(plan.requests, 'request')}`;
-  const suggestion = formatDuration(roundUp(Math.max(needMs, plan.waitMs, plan.maxWaitMs + 1)));
+  const suggestion = suggestedMaxWait(plan);
   return {
     message: `${work}; at ${plan.limit.toLocaleString('en-US')} ${perWindow(plan.windowMs)} that is about ${formatWait(needMs)}, longer than --max-wait ${formatDuration(plan.maxWaitMs)}`,
     hint: `use --max-wait ${suggestion} (or MKT_MAX_WAIT=${suggestion}), or ask for fewer symbols at a time`,
   };
+}
+
+/** The --max-wait that fits `plan`'s work, rounded up to what a person would type (`2m`). */
+export function suggestedMaxWait(plan: RateLimitPlan): string {
+  const needMs = Math.max(plan.waitMs, Math.round((plan.requests / plan.limit) * plan.windowMs));
+  return formatDuration(roundUp(Math.max(needMs, plan.waitMs, plan.maxWaitMs + 1)));
 }
 
 /** A duration rounded up to what a person would type: 10 s steps under a minute, then minutes, then hours. */

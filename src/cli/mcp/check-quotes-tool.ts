@@ -10,11 +10,11 @@ import { compileChecks, type CheckSet } from '../../render/checks/compile-checks
 import { decideCheck, indexRows, type CheckFailure } from '../../render/checks/evaluate-checks.js';
 import { QUOTE_CHECK_MODEL } from '../../render/checks/quote-check-model.js';
 import { QUOTE_SENT_FIELDS } from '../../render/quote-fields.js';
-import { quotesExplainer } from '../hints/quotes.js';
-import { checkSymbols, checkVenue, quotesDocument } from './get-quotes-tool.js';
-import { MISSING, QUOTE, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE } from './schemas.js';
+import { checkSymbols, checkVenue, QUOTES_INPUTS, quotesDocument } from './get-quotes-tool.js';
+import { MISSING, QUOTE, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE, WARNINGS } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
+import { toolExplainer } from './tool-hints.js';
 
 const FIELDS = QUOTE_CHECK_MODEL.fields.map((field) => field.name);
 
@@ -54,6 +54,7 @@ export function registerCheckQuotes(server: McpServer, session: McpSession): voi
       missing: MISSING,
       unasked: UNASKED,
       unusable: UNUSABLE,
+      warnings: WARNINGS,
     }),
     annotations: { title: 'Check quotes', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
@@ -61,11 +62,10 @@ export function registerCheckQuotes(server: McpServer, session: McpSession): voi
     const venue = checkVenue(input.venue);
     // Refused before any request, as mkt quotes refuses a --check.
     const set = compileChecks(input.checks, QUOTE_CHECK_MODEL, { flag: 'check', keys: symbols });
-    call.state.explain = quotesExplainer(call.deps, session.flags, symbols.length);
+    call.state.explain = toolExplainer(call.deps, session.flags, symbols.length, QUOTES_INPUTS);
     const client = await call.client();
     const result = await client.getQuotes({ symbols, venue });
-    const now = call.deps.now();
-    return { ...verdictOf(set, result.data, symbols, now, unusableBySymbol(result.unusable)), ...quotesDocument(result, QUOTE_SENT_FIELDS, now) };
+    return { ...verdictOf(set, result.data, symbols, call.deps.now(), unusableBySymbol(result.unusable)), ...quotesDocument(result, QUOTE_SENT_FIELDS, call) };
   }));
 }
 

@@ -4,11 +4,11 @@ import type { Quote, QuotesResult } from '../../api/index.js';
 import { QUOTE_FIELDS, QUOTE_SENT_FIELDS, type QuoteFieldName } from '../../render/quote-fields.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
 import { UsageError } from '../errors.js';
-import { quotesExplainer } from '../hints/quotes.js';
 import { normalizeSymbols } from '../symbols.js';
-import { MISSING, QUOTE, QUOTE_FIELD, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE } from './schemas.js';
+import { MISSING, QUOTE, QUOTE_FIELD, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE, WARNINGS } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
-import { answerCall, type McpSession } from './tool-call.js';
+import { answerCall, type McpSession, type ToolCall } from './tool-call.js';
+import { toolExplainer } from './tool-hints.js';
 
 export function registerGetQuotes(server: McpServer, session: McpSession): void {
   server.registerTool('get_quotes', {
@@ -25,18 +25,22 @@ export function registerGetQuotes(server: McpServer, session: McpSession): void 
       missing: MISSING,
       unasked: UNASKED,
       unusable: UNUSABLE,
+      warnings: WARNINGS,
     }),
     annotations: { title: 'Get quotes', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
     const symbols = checkSymbols(input.symbols);
     const venue = checkVenue(input.venue);
     const fields = checkFields(input.fields as QuoteFieldName[] | undefined);
-    call.state.explain = quotesExplainer(call.deps, session.flags, symbols.length);
+    call.state.explain = toolExplainer(call.deps, session.flags, symbols.length, QUOTES_INPUTS);
     const client = await call.client();
     const result = await client.getQuotes({ symbols, venue });
-    return quotesDocument(result, fields, call.deps.now());
+    return quotesDocument(result, fields, call);
   }));
 }
+
+/** What a 400 from the service may be about, in a quotes tool's arguments. */
+export const QUOTES_INPUTS = 'the symbols and venue arguments';
 
 /** The symbols as `mkt quotes` reads its arguments: split at commas, trimmed, upper-cased, each once, checked. */
 export function checkSymbols(raw: readonly string[]): string[] {
@@ -58,8 +62,22 @@ function checkFields(fields: readonly QuoteFieldName[] | undefined): readonly Qu
   return fields;
 }
 
-/** What `mkt quotes --json` writes, and the symbols not asked for; each quote with `fields`, in order. */
-export function quotesDocument(result: QuotesResult, fields: readonly QuoteFieldName[], now: number) {
+/**
+ * What `mkt quotes --json` writes, and the symbols not asked for; each quote with `fields`, in order.
+ * The symbols not asked for are the one text the service chooses freely here (the data's symbols are
+ * those asked for, its timestamps instants by form, its prices numbers, never scanned): one that holds
+ * a credential of the call's (a service that echoes the bearer token as a symbol) is withheld, and
+ * counted in `warnings`, since a result lands in the agent's context.
+ */
+export function quotesDocument(result: QuotesResult, fields: readonly QuoteFieldName[], call: Pick<ToolCall, 'deps' | 'holdsSecret' | 'warn'>) {
+  const now = call.deps.now();
   const pick = (quote: Quote) => Object.fromEntries(fields.map((name) => [name, QUOTE_FIELDS[name].read(quote, now)]));
-  return { data: result.data.map(pick), missing: [...result.missing], unasked: [...(result.unasked ?? [])], unusable: result.unusable.map(({ symbol, problems }) => ({ symbol, problems: [...problems] })) };
+  const unusable = result.unusable.map(({ symbol, problems }) => ({ symbol, problems: [...problems] }));
+  const sent = result.unasked ?? [];
+  const unasked = sent.filter((symbol) => !call.holdsSecret(symbol));
+  const withheld = sent.length - unasked.length;
+  if (withheld === 0) return { data: result.data.map(pick), missing: [...result.missing], unasked, unusable };
+  const warning = `${withheld} unasked symbol${withheld === 1 ? '' : 's'} withheld: ${withheld === 1 ? 'it holds' : 'they hold'} the credential`;
+  call.warn(warning);
+  return { data: result.data.map(pick), missing: [...result.missing], unasked, unusable, warnings: [warning] };
 }

@@ -1,9 +1,10 @@
 // `mkt mcp`: the Model Context Protocol over standard input and output, on the official SDK. Only
-// the protocol goes to stdout (the SDK's transport writes it, through the run's IO); everything of
+// the protocol goes to stdout (mkt's own transport writes it, through the run's IO, and answers
+// every malformed message: stdio-transport.ts); everything of
 // mkt's (warnings, progress, -v request lines) goes to stderr, as in every command. The server ends
 // with exit 0 when the client closes its stdin (once the calls under way have answered) or on
 // SIGINT or SIGTERM (the calls under way are aborted), with every call's connections closed.
-import type { Writable } from 'node:stream';
+import { printable } from '../../shared/text.js';
 import { ExitCode } from '../exit-codes.js';
 import { createClientSettings } from '../client-settings.js';
 import type { Deps } from '../deps.js';
@@ -14,12 +15,16 @@ import { VERSION } from '../version.js';
 import { registerAuthStatus } from './auth-status-tool.js';
 import { registerCheckQuotes } from './check-quotes-tool.js';
 import { registerGetQuotes } from './get-quotes-tool.js';
-import { McpServer, StdioServerTransport } from './sdk.js';
+import { McpServer } from './sdk.js';
+import { StdioTransport } from './stdio-transport.js';
 import type { McpFlags, McpSession } from './tool-call.js';
 import { registerValuePortfolio } from './value-portfolio-tool.js';
 
 /** Every tool, in the order tools/list gives them. */
 const TOOLS = [registerGetQuotes, registerValuePortfolio, registerCheckQuotes, registerAuthStatus];
+
+/** The requests the server answers: the protocol's own and the tools'; the SDK refuses any other (-32601). */
+const METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
 
 const INSTRUCTIONS = `Market data from the Market Data Service through mkt, exact: every price and amount is a decimal string ("1.084150000000000001"), with every digit the service sent; compare and compute with them as decimals, never as floats. Every tool is read-only. The credentials are mkt's own (mkt login, MKT_TOKEN, or MKT_CLIENT_ID and MKT_CLIENT_SECRET): auth_status says whether they are usable, and what the user must do when not.`;
 
@@ -28,7 +33,9 @@ export async function runMcpServer(deps: Deps, flags: McpFlags): Promise<number>
   const session: McpSession = { deps, flags, pending: new Set(), warned: new Set() };
   const server = new McpServer({ name: 'mkt', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const register of TOOLS) register(server, session);
-  server.server.onerror = (error) => diagnosticsOf(deps).warn({ code: 'mcp_protocol_error', message: `mkt mcp: ${error.message}` });
+  // A refusal may quote the client's bytes (a parse error's): made safe for a terminal, as any text from outside.
+  const warn = (message: string) => diagnosticsOf(deps).warn({ code: 'mcp_protocol_error', message: `mkt mcp: ${printable(message)}` });
+  server.server.onerror = (error) => warn(error.message);
 
   const stdin = deps.io.stdin;
   if (deps.io.stdinIsTTY) {
@@ -40,7 +47,7 @@ export async function runMcpServer(deps: Deps, flags: McpFlags): Promise<number>
     if (deps.signal.aborted) resolve('signal');
     deps.signal.addEventListener('abort', () => resolve('signal'), { once: true });
   });
-  await server.connect(new StdioServerTransport(stdin, stdoutOf(deps)));
+  await server.connect(new StdioTransport(stdin, deps.io.stdout, { methods: METHODS, warn }));
   // The client has gone: the calls under way answer first (their own deadlines and --max-wait bound
   // them; the SDK sends each answer a few promise turns after the call's own), then the server
   // closes. A signal has aborted them already: the server closes first, and they only clean up.
@@ -65,14 +72,4 @@ async function checkSettings(deps: Deps, flags: McpFlags): Promise<void> {
     for (const cleanup of trial.cleanups.reverse()) await cleanup().catch(() => {});
   }
   resolveProfile(deps, flags.profile);
-}
-
-/** stdout as the SDK's transport writes it: through the run's IO (a pipe to stdout takes each message whole). */
-function stdoutOf(deps: Deps): Writable {
-  return {
-    write: (text: string) => {
-      deps.io.stdout.write(text);
-      return true;
-    },
-  } as unknown as Writable;
 }

@@ -37,6 +37,9 @@ export const UNASKED = z.array(z.string()).describe('symbols the service sent qu
 export const MISSING = z.array(z.string()).describe('symbols asked for that the service sent no quote for');
 export const UNUSABLE = z.array(z.strictObject({ symbol: z.string(), problems: z.array(z.string()) }))
   .describe('quotes that cannot be right, each with what is wrong: they stay in data as sent, and a check on one fails');
+/** What a result leaves out, and why; present only when it leaves something out. */
+export const WARNINGS = z.array(z.string()).optional()
+  .describe('what the result leaves out, and why: "1 unasked symbol withheld: it holds the credential" (text from the service that holds the token is never passed on)');
 
 /** A tool that asks the Market Data Service, and changes nothing. */
 export const SERVICE_TOOL: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: true };

@@ -15,10 +15,11 @@ import type { Deps } from '../deps.js';
 import { diagnosticsOf } from '../diagnostics.js';
 import type { NetworkFlags } from '../options/network.js';
 import type { RunState } from '../run-state.js';
-import { withScrubbedDiagnostics } from '../secrets.js';
+import { scrubSecrets, withScrubbedDiagnostics } from '../secrets.js';
 import type { TargetFlags } from '../settings.js';
 import type { CallToolResult } from './sdk.js';
 import { toolError } from './tool-error.js';
+import { markSettingsError } from './tool-hints.js';
 import { createWaitProgress, MCP_MAX_WAIT_MS, type CallExtra } from './wait-progress.js';
 
 export type McpFlags = TargetFlags & NetworkFlags;
@@ -41,6 +42,13 @@ export interface ToolCall {
   state: RunState;
   /** A data command's client for this call, aborted when the call is cancelled or the server stops. */
   client(): Promise<Client>;
+  /**
+   * Whether `text` holds a secret the call holds (the bearer token, a client secret, an API key):
+   * such text from the service never goes into a result, which lands in the agent's context.
+   */
+  holdsSecret(text: string): boolean;
+  /** Says on the server's stderr what the result leaves out. */
+  warn(message: string): void;
 }
 
 /**
@@ -63,7 +71,12 @@ async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolC
     deps,
     state,
     client: async () => {
-      const command = await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true, maxWaitMs: MCP_MAX_WAIT_MS });
+      const command = await createCommandClient(deps, session.flags, state, { concurrency: DEFAULT_CONCURRENCY, longRunning: true, maxWaitMs: MCP_MAX_WAIT_MS })
+        .catch((error: unknown) => {
+          // Its settings' or credentials' fault: worded from them (tool-hints.ts).
+          markSettingsError(error);
+          throw error;
+        });
       return command.with({
         onWait: (event) => {
           command.progress.onWait(event);
@@ -71,6 +84,8 @@ async function runCall(session: McpSession, extra: CallExtra, work: (call: ToolC
         },
       });
     },
+    holdsSecret: (text) => scrubSecrets(deps, text) !== text,
+    warn: (message) => diagnosticsOf(session.deps).warn({ code: 'mcp_credential_withheld', message: `mkt mcp: ${message}` }),
   };
   try {
     const structured = await work(call);

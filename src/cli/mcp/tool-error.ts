@@ -11,6 +11,7 @@ import { debugStack, reportWords, type Explainer } from '../explain.js';
 import { isDebug } from '../io.js';
 import type { RunState } from '../run-state.js';
 import type { CallToolResult } from './sdk.js';
+import { entryNames, SERVER_ARGS, SERVER_ENV } from './tool-hints.js';
 
 /** The JSON error object of `mkt quotes --json`, and the wait a rate limit needs. */
 interface ToolErrorJson {
@@ -30,8 +31,9 @@ interface ToolErrorJson {
 /** `error`, met while a tool call ran with `state`, as the call's result. */
 export function toolError(error: unknown, deps: Deps, state: RunState): CallToolResult {
   const exitCode = exitCodeFor(error);
-  const { message, hint, requestId } = reportWords(error, deps, withWait(deps, state.explain), state.names, {
-    internalHint: 'run mkt mcp with MKT_DEBUG=1 for details on its stderr, and report it if it persists',
+  // The settings named as the server's entry gives them: `--timeout in the server's args`.
+  const { message, hint, requestId } = reportWords(error, deps, withWait(deps, state.explain), entryNames(state.names), {
+    internalHint: `add MKT_DEBUG=1 to ${SERVER_ENV} for details on its stderr, and report it if it persists`,
     interrupted: 'interrupted: the call was cancelled, or the server is stopping',
   });
   if (isDebug(deps.env) && error instanceof Error) deps.io.stderr.write(`${debugStack(deps, error)}\n`);
@@ -59,7 +61,7 @@ function withWait(deps: Deps, own: Explainer | undefined): Explainer {
     if (retryAfterMs === undefined || maxWaitMs === undefined || retryAfterMs <= maxWaitMs) return words;
     return {
       ...words,
-      hint: `call again after ${tryAgainAt(retryAfterMs, deps)}; this server waits at most ${formatDuration(maxWaitMs)} within a call (--max-wait, or MKT_MAX_WAIT, where the MCP client starts mkt mcp)`,
+      hint: `call again after ${tryAgainAt(retryAfterMs, deps)}; this server waits at most ${formatDuration(maxWaitMs)} within a call (--max-wait in ${SERVER_ARGS}, or MKT_MAX_WAIT in ${SERVER_ENV})`,
     };
   };
 }

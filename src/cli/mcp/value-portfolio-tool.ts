@@ -6,11 +6,12 @@ import { MAX_PRECISION_PLACES, positionsFromObjects, PRICE_RULES, valuationSymbo
 import { fieldsOf } from '../../render/fields.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
-import { quotesExplainer } from '../hints/quotes.js';
 import { jsonDocument } from './json-document.js';
+import { MAX_POSITIONS } from '../../shared/limits.js';
 import { decimal, READ_ONLY, SERVICE_TOOL } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession } from './tool-call.js';
+import { toolExplainer } from './tool-hints.js';
 
 /**
  * A quantity or a cost: a decimal string, or an integer. Any other JSON number is refused: the
@@ -25,6 +26,7 @@ const POSITION = z.strictObject({
   quantity: AMOUNT.describe('a decimal string such as "10.5" (negative: a short); a whole number may be a JSON integer'),
   currency: z.string().optional().describe('the currency the instrument is quoted in: an ISO 4217 code, or GBX (pence) and the other minor units; default: the call\'s currency'),
   cost: AMOUNT.optional().describe('the average cost per unit, in `currency`, as a decimal string'),
+  cost_total: AMOUNT.optional().describe('instead of cost: the lot\'s total cost (a broker\'s cost basis), in `currency`; its cost per unit is cost_total / quantity'),
 });
 
 const NULLABLE = (description: string) => decimal(description).nullable();
@@ -36,7 +38,8 @@ const VALUED = z.looseObject({
   price: NULLABLE('the price used (1 for cash); null with no quote'),
   value: NULLABLE('price × quantity, in currency, at the precision; null with no quote'),
   value_base: NULLABLE('value × the rate of currency in the base (fx), at the precision; null with no quote or no route'),
-  cost: NULLABLE('the cost per unit, as given; null when none was'),
+  cost: NULLABLE('the cost per unit, as given, or cost_total / quantity; null when none was'),
+  cost_total: NULLABLE('the lot\'s total cost, as given; null when none was'),
   pnl: NULLABLE('(price - cost) × quantity, in currency; null with no cost or no quote'),
   pnl_base: NULLABLE('pnl × the rate of currency in the base; null with no cost, no quote or no route'),
   status: z.enum(['ok', 'missing', 'no_route', 'unusable']).describe('ok; missing: no quote for the symbol; no_route: no FX rate from its currency to the base; unusable: its quote, or the quote of the FX pair its rate comes from, cannot be right (see reason)'),
@@ -82,7 +85,7 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     title: 'Value a portfolio',
     description: `Values positions exactly in a base currency from live quotes, as \`mkt value --json\` does: each position's price (mid, bid, ask, or side: a long at the bid and a short at the ask), value (price × quantity), value_base (converted at the mid of an FX pair such as EURUSD: direct, inverse, or a cross through USD), and P&L where a cost is given; totals per currency, and total_base. Every amount is a decimal string, computed exactly (an inverse or cross FX rate is an exact quotient) and rounded once, half-even, where it is written: at precision full by default (the exact value, or 34 significant digits), minor (each currency's ISO 4217 minor units: USD 2, JPY 0), or a number of decimal places; a total is the exact total rounded once, not a sum of rounded rows. Positions with no quote are listed in missing, currencies with no route to the base in no_route, quotes that cannot be right in unusable (their positions are not valued); then incomplete is true and the totals leave them out. It asks the service for every symbol and FX pair needed, once. ${READ_ONLY}.`,
     inputSchema: z.strictObject({
-      positions: z.array(POSITION).min(1).describe('the positions, as mkt value reads a JSON file: [{"symbol": "AAPL", "quantity": "10", "currency": "USD", "cost": "150.25"}]; several for one symbol are separate lots'),
+      positions: z.array(POSITION).min(1).max(MAX_POSITIONS).describe('the positions, as mkt value reads a JSON file: [{"symbol": "AAPL", "quantity": "10", "currency": "USD", "cost": "150.25"}]; several for one symbol are separate lots'),
       base: z.string().describe('the currency to value in, e.g. USD, EUR, GBP'),
       price: z.enum(PRICE_RULES as [PriceRule, ...PriceRule[]]).optional().describe('which price values an instrument (default mid)'),
       currency: z.string().optional().describe('the currency of positions that name none; without it, each position needs its own'),
@@ -92,9 +95,11 @@ export function registerValuePortfolio(server: McpServer, session: McpSession): 
     outputSchema: VALUATION,
     annotations: { title: 'Value a portfolio', ...SERVICE_TOOL },
   }, (input, extra) => answerCall(session, extra, async (call) => {
-    // Read and checked before any request, as mkt value reads a file.
+    const inputs = 'the positions\' symbols and the base argument';
+    // Read and checked before any request, as mkt value reads a file; its refusals in the tool's words too.
+    call.state.explain = toolExplainer(call.deps, session.flags, input.positions.length, inputs);
     const positions = positionsFromObjects(input.positions, { source: 'positions', defaultCurrency: input.currency });
-    call.state.explain = quotesExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length);
+    call.state.explain = toolExplainer(call.deps, session.flags, valuationSymbols(positions, input.base).length, inputs);
     const { valuation } = await (await call.client()).valuePortfolio({ positions, base: input.base, price: input.price, precision: input.precision ?? 'full' });
     return jsonDocument(valuation, VALUE_MODEL.document, POSITION_FIELDS, call.deps.now());
   }));

@@ -81,24 +81,28 @@ export function parseFields<N extends string>(text: string | undefined, format: 
 
 /**
  * -f/--format, --json and --fields, for a command that writes a resource declared as a FieldSet, and
- * --check when the declaration has checks (options/checks.ts). `formats`: what the command writes
- * (every format, unless it writes more or fewer), the --format option's choices, which help lists
- * and completion offers. --fields takes a list, so commander's choices() (one word) cannot check it;
- * parseFields does. The names are still the option's choices for completion and help.
+ * --check when the declaration has checks (options/checks.ts). `own`: the formats the command writes
+ * besides FORMATS (mkt value's ledger and beancount), which are --format's choices too, so help lists
+ * them and completion offers them. --fields takes a list, so commander's choices() (one word) cannot
+ * check it; parseFields does. The names are still the option's choices for completion and help.
  */
-export function addFormatOptions(command: Command, model: FieldNames, formats: readonly Format[] = FORMATS): Command {
+export function addFormatOptions(command: Command, model: FieldNames, own: readonly string[] = []): Command {
   const derived = model.names.filter((name) => model.fields[name]?.derived === true);
   const only = derived.length === 0 ? '' : ` (${derived.join(' and ')}: table and board only)`;
   const fields = new Option('--fields <list>', `the fields to write, in order, e.g. ${model.sent.slice(0, 3).join(',')}${only}`);
   fields.argChoices = [...model.names];
+  // A command's own formats (mkt value's ledger and beancount) are its flag's alone: MKT_FORMAT and
+  // the profile choose among FORMATS, for every command that reads them.
+  const formats = [...FORMATS, ...own];
+  const named = own.length === 0 ? formatNamed : choiceParser(formats, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
   command
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(formats).argParser(formatNamed(formats)))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(formats).argParser(named))
     .option('--json', 'the same as --format json')
     .addOption(fields);
-  return model.checks === undefined ? command : addCheckOption(command);
+  return model.checks === undefined ? command : addCheckOption(command, model.checks);
 }
 
-const formatNamed = (formats: readonly Format[]) => choiceParser(formats, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
+const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--format: unknown format ${given}`, `the formats are ${valid}: --format json`));
 
 /** Formats a script reads as JSON: what mkt says on stderr is then JSON lines too. */
 const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);

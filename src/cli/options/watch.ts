@@ -16,5 +16,5 @@ export function addWatchOptions(command: Command, model: Pick<FieldNames, 'check
     .option('-w, --watch', `keep polling: a live board on a terminal (q quits), ${words.pipe} in a pipe`)
     .option('--interval <duration>', `with --watch: time between polls, at least ${formatDuration(MIN_INTERVAL_MS)} (default ${formatDuration(DEFAULT_INTERVAL_MS)})`)
     .option('--count <n>', 'with --watch: stop after N polls, failed ones included (exit 0 if the last succeeded, else its error\'s code, e.g. 7)');
-  return model.checks === undefined ? command : addUntilOptions(command);
+  return model.checks === undefined ? command : addUntilOptions(command, model.checks);
 }

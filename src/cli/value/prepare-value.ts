@@ -1,13 +1,17 @@
 // What `mkt value` reads and checks before any request, and the one call that values it: the
 // positions file (or standard input) read whole under the positions cap, parsed and checked (a bad
-// file is exit 2 naming the file and the line), the base checked, and the request built. A watch of
+// file is exit 2 naming the file and each problem's line; what was ignored or skipped, a warning),
+// the base checked, and the request built. A watch of
 // a valuation prepares once and calls valueOnce at each poll.
 import { parsePositions, valuationSymbols, type Client, type ParsePositionsOptions, type Position, type PriceRule, type ValuePortfolioInput, type ValuePortfolioResult } from '../../api/index.js';
 import { parseInteger } from '../../shared/integer.js';
-import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_POSITIONS_FILE_BYTES } from '../../shared/limits.js';
-import { readFileLimited, readLimited } from '../../shared/read-limited.js';
+import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_POSITIONS, MAX_POSITIONS_FILE_BYTES } from '../../shared/limits.js';
+import { readBytesLimited, readFileBytesLimited } from '../../shared/read-limited.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { parseColumnsFlag } from './parse-columns-flag.js';
+import { diagnosticsOf } from '../diagnostics.js';
+import { positionsWarning } from './positions-words.js';
 import type { ValueOptions } from './value-options.js';
 
 /** A valuation ready to fetch: what it asks for, and what its checks and messages need. */
@@ -32,10 +36,21 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   }
   const batchSize = options.batchSize === undefined ? undefined : parseInteger(options.batchSize, '--batch-size', { min: 1, max: MAX_BATCH_SIZE });
   const concurrency = options.concurrency === undefined ? undefined : parseInteger(options.concurrency, '--concurrency', { min: 1, max: MAX_CONCURRENCY });
-  const { text, source } = await readPositionsText(deps, file);
-  const parse: ParsePositionsOptions = { source, format: options.inputFormat as ParsePositionsOptions['format'] };
+  // The flags first: a --columns that cannot be read is refused before the file is.
+  const columns = options.columns === undefined ? undefined : parseColumnsFlag(options.columns);
+  const { bytes, source } = await readPositionsBytes(deps, file);
+  const parse: ParsePositionsOptions = {
+    source, format: options.inputFormat as ParsePositionsOptions['format'], columns, decimalComma: options.decimalComma, encoding: options.encoding?.trim(),
+    // Said once, before anything is fetched, a watch's included.
+    onWarning: (warning) => diagnosticsOf(deps).warn(positionsWarning(warning)),
+  };
   if (options.currency !== undefined) parse.defaultCurrency = options.currency.trim();
-  const positions: Position[] = parsePositions(text, parse);
+  refuseTooMany(bytes, source);
+  const positions: Position[] = parsePositions(bytes, parse);
+  if (positions.length > MAX_POSITIONS) {
+    throw new UsageError(`${source} holds ${positions.length.toLocaleString('en-US')} positions; mkt value takes at most ${MAX_POSITIONS.toLocaleString('en-US')}`,
+      'value the book in parts (split -l), or sum the lots of each symbol first: a valuation keeps every position in memory');
+  }
   // The base checked before any request (a token request included): no currency is exit 2 here.
   valuationSymbols([], base);
   let keys: string[] | undefined;
@@ -49,12 +64,13 @@ export async function prepareValue(deps: Deps, file: string, options: ValueOptio
   };
 }
 
-async function readPositionsText(deps: Deps, file: string): Promise<{ text: string; source: string }> {
+/** The file's bytes: the positions reader decodes them (UTF-8, UTF-16 by its byte-order mark, or --encoding). */
+async function readPositionsBytes(deps: Deps, file: string): Promise<{ bytes: Buffer; source: string }> {
   if (file === '-') {
     if (deps.io.stdinIsTTY) throw new UsageError('mkt value - reads the positions from standard input, which is a terminal', 'pipe them in: mkt value - --base USD < portfolio.csv');
-    return { text: await readLimited(deps.io.stdin, 'the positions on standard input', MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
+    return { bytes: await readBytesLimited(deps.io.stdin, { plural: 'the positions on standard input' }, MAX_POSITIONS_FILE_BYTES, deps.signal), source: 'standard input' };
   }
-  return { text: await readFileLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
+  return { bytes: await readFileBytesLimited(file, file, MAX_POSITIONS_FILE_BYTES, deps.signal), source: file };
 }
 
 /**
@@ -63,4 +79,22 @@ async function readPositionsText(deps: Deps, file: string): Promise<{ text: stri
  */
 export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize' | 'precision'> = {}): Promise<ValuePortfolioResult> {
   return client.valuePortfolio({ ...prepared.request, ...also, batchSize: also.batchSize ?? prepared.request.batchSize });
+}
+
+/**
+ * A file that cannot hold fewer than MAX_POSITIONS + 1 positions, refused before it is parsed (a
+ * 16 MiB file of 1.9 million one-line positions took 900 MB to parse only to be refused): more lines
+ * than that and a thousand more (a header, titles, blank and total lines), or, as JSON, more objects.
+ */
+function refuseTooMany(bytes: Buffer, source: string): void {
+  // JSON's first character, past a byte-order mark and spaces; a line is a 0x0A byte in UTF-8 and UTF-16 alike.
+  const first = bytes.subarray(0, 64).toString('latin1').replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '').replace(/[\s\0]+/, '')[0];
+  const mark = first === '[' || first === '{' ? 0x7b : 0x0a;
+  const most = mark === 0x7b ? MAX_POSITIONS : MAX_POSITIONS + 1000;
+  let count = 0;
+  for (let at = bytes.indexOf(mark); at !== -1 && count <= most; at = bytes.indexOf(mark, at + 1)) count++;
+  if (count > most) {
+    throw new UsageError(`${source} holds more than ${MAX_POSITIONS.toLocaleString('en-US')} positions, more than mkt value takes`,
+      'value the book in parts (split -l), or sum the lots of each symbol first: a valuation keeps every position in memory');
+  }
 }

@@ -9,6 +9,7 @@ import { READABLE_RATE_DIGITS, valuationAt, type ExactPosition, type ExactValuat
 import type { CheckSet } from '../../render/checks/compile-checks.js';
 import type { ValueFieldName } from '../../render/value-fields.js';
 import type { Warning } from '../../shared/warnings.js';
+import { renderPrices, type PriceFormat } from '../../render/price-directives.js';
 import { VALUE_MODEL } from '../../render/value-model.js';
 import { judgeChecks } from '../options/checks.js';
 import type { Format } from '../options/format.js';
@@ -25,12 +26,15 @@ export interface WriteValuationOptions {
   strict?: boolean;
   /** --check, compiled before any request against the file's currencies (valueModel). */
   checks?: CheckSet<ExactPosition, ExactValuation>;
+  /** --format ledger or beancount: the prices the valuation used, instead of the valuation. */
+  prices?: PriceFormat;
 }
 
 /** Writes the valuation and returns the exit code (or throws IncompleteError under --strict, CheckFailedError for --check). */
 export async function writeValuation(terminal: Terminal, result: ValuePortfolioResult, options: WriteValuationOptions): Promise<number> {
   const valuation = options.format === 'table' ? tableValuation(result.exact, options.precision) : result.valuation;
-  await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
+  if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
+  else terminal.stdout.write(renderPrices(result.exact, result.quotes, options.prices));
   // Every position has a row, valued or not: a check on one without a quote fails saying so.
   const failedChecks = judgeChecks(VALUE_MODEL, options.checks, result.exact, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);
@@ -44,7 +48,7 @@ export function tableValuation(exact: ExactValuation, precision: Precision): Val
 }
 
 /** The problems of a valuation, in words: no quote, a quote that cannot be right, no rate (with the pairs tried), and what the totals leave out. */
-export function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
+function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
   const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.

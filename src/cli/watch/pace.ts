@@ -3,12 +3,13 @@
 // The interval is start-to-start. The service's RateLimit-Remaining and RateLimit-Reset stretch it
 // when the requests left would run out before the window resets at the asked pace: the remaining
 // polls are then spread evenly until the reset, instead of running into a 429 (which ticker tools
-// answer by exiting). A 429 waits for Retry-After; transient errors back off exponentially. No
+// answer by exiting). A 429 waits for Retry-After; transient errors, and a 429 that asks for no
+// wait, back off exponentially. No
 // wait is ever shorter than what is left of the interval, and none longer than --max-wait: a
 // stretch past it is not made (the service decides with a 429), a Retry-After past it ends the
 // watch (run-watch.ts).
 import type { RateLimitInfo } from '../../api/index.js';
-import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WATCH_BACKOFF_MS } from '../../shared/limits.js';
+import { MAX_WATCH_BACKOFF_MS } from '../../shared/limits.js';
 /**
  * Stretches shorter than this are not reported as throttling: at 1 s against 60 a minute, the
  * pacing adds a few milliseconds per poll, which is not news to the reader.
@@ -44,14 +45,16 @@ export function afterSuccess(
   return { delayMs, throttled: delayMs - regular >= THROTTLE_REPORT_MS };
 }
 
-/** What a 429 asks to wait: its Retry-After, or a minute without one. */
-export function rateLimitWait(retryAfterMs: number | undefined): number {
-  return retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
-}
-
-/** After a 429: the service's Retry-After, never less than the interval. */
-export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefined): NextPoll {
-  return { delayMs: Math.max(intervalMs, rateLimitWait(retryAfterMs)), throttled: true };
+/**
+ * After the `refusals`-th 429 in a row: the wait it asked for (its Retry-After, or the reset of the
+ * window it says is spent), never less than the interval. One that asks for no wait mkt can read
+ * (no Retry-After, or one that is neither whole seconds nor an HTTP date: `soon`, `-5`, `0.001`)
+ * backs off as a failure does, from the interval: a fixed minute paused a 1 s watch for 60 s on
+ * a header that said nothing.
+ */
+export function afterRateLimit(intervalMs: number, retryAfterMs: number | undefined, refusals: number, random: () => number): NextPoll {
+  const delayMs = retryAfterMs === undefined ? afterFailure(intervalMs, refusals, random).delayMs : Math.max(intervalMs, retryAfterMs);
+  return { delayMs, throttled: true };
 }
 
 /**

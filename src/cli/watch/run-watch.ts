@@ -17,7 +17,8 @@
 // condition holds, once that poll is drawn or written; the board stays on the normal screen with a
 // line saying so. If --count runs out first, exit 8 with what did not hold at the last poll. With
 // --exec, the program runs then, once, after the terminal is given back (exec/run-program.ts); the
-// expressions and the program are checked before any request, exit 2.
+// expressions and the program (found, and trusted: exec/trust-program.ts) are checked before any
+// request, exit 2. The watch is over by then: a signal while the program runs is exit 130.
 //
 // Every wait is checked before a timer sees it (wait-until.ts): no wait the service asks for is
 // longer than --max-wait (for a watch, by default 90 s: a rate window and some), and a Retry-After
@@ -43,7 +44,7 @@ import type { NetworkFlags } from '../options/network.js';
 import type { TargetFlags } from '../settings.js';
 import { handleJobControl, type JobControl } from './job-control.js';
 import { isQuitKey, isSuspendKey, listenForKeys, type KeyListener } from './keys.js';
-import { afterFailure, afterRateLimit, afterSuccess, rateLimitWait, type NextPoll } from './pace.js';
+import { afterFailure, afterRateLimit, afterSuccess, type NextPoll } from './pace.js';
 import { waitUntil } from './wait-until.js';
 import { createProcessTerminal, type WatchTerminal } from './terminal.js';
 import { resolveWatchSettings, type WatchFlags, type WatchSettings } from './watch-settings.js';
@@ -114,10 +115,11 @@ export async function runWatch<R extends object, T, D, N extends string>(
   if (outputFailure !== undefined) throw outputError(outputFailure);
   if (held !== undefined && program !== undefined) {
     // Once, with the trigger's values in its environment as exact text; no shell, and nothing of the
-    // data in its arguments. A status other than 0 is exit 1 (ProgramFailedError).
+    // data in its arguments. A status other than 0 is exit 1 (ProgramFailedError); a signal to mkt
+    // is passed on to it, and ends mkt with exit 130 once the program has ended or been killed.
     await runProgram(program, {
       env: deps.env, trigger: held.outcome.trigger?.environment ?? {}, drop: triggerEnvironmentNames(held.set.model),
-      io: { stdout: deps.io.stdout, stderr: deps.io.stderr }, signal: deps.signal,
+      io: { stdout: deps.io.stdout, stderr: deps.io.stderr }, signal: deps.signal, holdSignals: deps.holdSignals, sleep: deps.sleep,
     });
   }
   return 0;
@@ -155,6 +157,8 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
   /** Polls that brought an answer, what the board shows and --until is decided on. */
   let successes = 0;
   let failures = 0;
+  /** 429s in a row, for the backoff of one that asks for no wait. */
+  let refusals = 0;
   while (!context.signal.aborted) {
     const started = deps.now();
     polls++;
@@ -167,6 +171,7 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
       const at = deps.now();
       successes++;
       failures = 0;
+      refusals = 0;
       const pacing = resource.pacing(result);
       next = afterSuccess(intervalMs, at - started, pacing.rateLimit, pacing.requests, context.maxWaitMs);
       const drawn = output.update({ ...result, polls: successes, at, throttledUntil: next.throttled ? at + next.delayMs : undefined });
@@ -187,9 +192,10 @@ async function pollUntilDone<R extends object, T, D, N extends string>(
       if (error instanceof RateLimitError && error.plan !== undefined) throw error;
       if (error instanceof RateLimitError) {
         // What the service asks is held to --max-wait, not the interval, however long it is.
-        const asked = rateLimitWait(error.retryAfterMs);
-        if (!(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
-        next = afterRateLimit(intervalMs, error.retryAfterMs);
+        const asked = error.retryAfterMs;
+        if (asked !== undefined && !(asked <= context.maxWaitMs)) throw waitTooLong(error, asked, context.maxWaitMs, deps.now());
+        refusals++;
+        next = afterRateLimit(intervalMs, asked, refusals, deps.random);
         output.rateLimited(deps.now() + next.delayMs);
       } else if (isTransient(error)) {
         failures++;

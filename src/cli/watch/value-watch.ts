@@ -18,6 +18,7 @@ import { valuationAt, type ExactPosition, type ExactValuation, type Precision, t
 import { changeText, createValuationTracker, signedChange, type ValuationChange } from '../../render/value-changes.js';
 import { defaultValueFields, type ValueFieldName, type ValueRow } from '../../render/value-fields.js';
 import type { ValueModel } from '../../render/value-model.js';
+import { signOf } from '../../shared/figure.js';
 import { DEFAULT_CONCURRENCY } from '../../shared/limits.js';
 import { formatClock } from '../../shared/time.js';
 import type { Deps } from '../deps.js';
@@ -25,7 +26,7 @@ import { choosePrecision } from '../options/precision.js';
 import type { RunState } from '../run-state.js';
 import { valueOnce, type PreparedValue } from '../value/prepare-value.js';
 import { tableValuation } from '../value/value-output.js';
-import type { ValueOptions } from '../value/value-options.js';
+import type { ValueResourceOptions as ValueOptions } from '../value/value-options.js';
 import { createDocumentBoard, createDocumentStream, createDocumentTables, DOCUMENT_PIPE, type DocumentWatch } from './document-outputs.js';
 import { runWatch } from './run-watch.js';
 import type { WatchTerminal } from './terminal.js';
@@ -124,7 +125,7 @@ function news({ result }: ValuePoll) {
 /** `total_base +1,250.50 USD ▲ since 14:30:15`: the headline of the change, below the tables, at the table's precision. */
 function totalChangeLine(valuation: Valuation, change: ValuationChange, ascii: boolean): string {
   if (change.total === undefined || change.since === undefined) return 'total_base: no change to show until a poll values every position';
-  const sign = change.total.exact.s < 0n ? -1 : change.total.exact.n === 0n ? 0 : 1;
+  const sign = signOf(change.total);
   const direction = sign < 0 ? (ascii ? 'v' : '▼') : sign === 0 ? '=' : ascii ? '^' : '▲';
   return `total_base ${signedChange(changeText(change.total, valuation))} ${valuation.base} ${direction} since ${formatClock(change.since)}`;
 }

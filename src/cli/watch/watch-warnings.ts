@@ -3,6 +3,7 @@
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
 // one line per throttling episode, one per failed poll; each with its code (src/shared/warnings.ts),
 // and a JSON line under a JSON format, as the run's diagnostics say everything (diagnostics.ts).
+import { pairSpellingNote } from '../../shared/pair-spelling.js';
 import { printable } from '../../shared/text.js';
 import type { WarningCode } from '../../shared/warnings.js';
 import { formatClock } from '../../shared/time.js';
@@ -36,7 +37,8 @@ export function createWatchWarnings(terminal: Pick<Terminal, 'diagnostics'>): Wa
         warn('unasked_quotes', `the service sent quotes for symbols not asked for (${listSome(ignored)}); the watch leaves them out`);
       }
       const missing = missingNow.map((symbol) => printable(symbol)).join(', ');
-      if (missing !== missingBefore && missing !== '') warn('no_quote', `no quote for ${missing}`);
+      const spelling = pairSpellingNote(missingNow);
+      if (missing !== missingBefore && missing !== '') warn('no_quote', `no quote for ${missing}${spelling === undefined ? '' : ` (${spelling})`}`);
       missingBefore = missing;
       if (throttledUntil !== undefined && !throttled) {
         const left = rateLimit?.remaining ?? 0;

@@ -51,6 +51,8 @@ export interface CheckModel<T, D = never> {
   documentFields?: readonly CheckField<D>[];
   /** The decimal row field a hint's example names (`EURUSD.bid > 1`); without it, the first decimal row field. */
   exampleField?: string;
+  /** Two checks the help and a malformed check's hint give as examples, in the resource's own fields: `EURUSD.bid > 1.08`. */
+  examples?: readonly string[];
   /**
    * What an --exec program is told of the row that triggered it, names without the `MKT_` prefix
    * (`SYMBOL`, `BID`), values as exact text. Every field an --until names is added to these.

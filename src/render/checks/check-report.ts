@@ -1,6 +1,7 @@
 // Failed checks in words (a line each, for stderr) and as data (for the JSON error object), from one
 // verdict. A line names the row, the field, the value it had and the condition it did not meet:
 // `EURUSD.bid is 1.084150000000000001, not < 1`; a row that is not there, `EURUSD has no quote`.
+import { pairSpellingNote } from '../../shared/pair-spelling.js';
 import { stripControl } from '../../shared/text.js';
 import type { CheckFailure, CheckVerdict, FailureReason } from './evaluate-checks.js';
 import { quoteSymbol } from './parse-check-expression.js';
@@ -84,10 +85,16 @@ function failureLine(failure: CheckFailure, rowNoun: string): string {
     case 'not_met':
       return `${subject} is ${shownValue(failure.actual!, check.bound.kind)}, not ${condition}`;
     case 'no_row':
-      return `${symbol} has no ${rowNoun}, so ${subject} ${condition} fails`;
+      return `${symbol} has no ${rowNoun}${spelling(failure.key)}, so ${subject} ${condition} fails`;
     case 'no_value':
       return `${subject} has no value${failure.detail === undefined ? '' : ` (${stripControl(failure.detail)})`}, so ${subject} ${condition} fails`;
   }
+}
+
+/** ` (an FX pair is six letters, no separator: EURUSD, not EUR/USD)` for a symbol written as a pair with a separator. */
+function spelling(key: string | undefined): string {
+  const note = key === undefined ? undefined : pairSpellingNote([key]);
+  return note === undefined ? '' : ` (${note})`;
 }
 
 /** A decimal as it came; milliseconds exactly, in units flags take: `750ms`, `41s`, `41.25s`, `90.061s`, `2m`, `1h`. */

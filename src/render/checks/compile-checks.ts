@@ -4,6 +4,7 @@
 import Big from 'big.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError } from '../../shared/errors.js';
+import { pairSpelling, pairSpellingNote } from '../../shared/pair-spelling.js';
 import type { CheckField, CheckKind, CheckModel } from './check-model.js';
 import { parseCheckExpression, quoteForMessage, quoteSymbol, type CheckExpression, type CheckOperator } from './parse-check-expression.js';
 
@@ -55,7 +56,7 @@ const DURATION_VALUE = /^\d+(?:\.\d+)?\s*(?:ms|s|m|h)$/;
 export function compileChecks<T, D = never>(expressions: readonly string[], model: CheckModel<T, D>, options: CompileOptions): CheckSet<T, D> {
   const keys = options.keys === undefined ? undefined : new Set(options.keys);
   const checks = expressions.map((input): Check<T, D> => {
-    const parsed = parseCheckExpression(input, options.flag);
+    const parsed = parseCheckExpression(input, options.flag, model.examples);
     const where = `${options.flag} ${quoteForMessage(parsed.text)}`;
     const rowField = model.fields.find((field) => field.name === parsed.field);
     const documentField = model.documentFields?.find((field) => field.name === parsed.field);
@@ -64,8 +65,14 @@ export function compileChecks<T, D = never>(expressions: readonly string[], mode
     }
     if (parsed.symbol !== undefined && keys !== undefined && !keys.has(parsed.symbol)) {
       const asked = [...keys];
+      // EUR/USD in the check and EURUSD asked for, or the other way round: the one spelling meant.
+      const spelt = pairSpelling(parsed.symbol);
+      const askedAsPair = asked.find((key) => pairSpelling(key) === parsed.symbol);
+      const pairWords = spelt !== undefined && keys.has(spelt)
+        ? `did you mean ${spelt}? ${pairSpellingNote([parsed.symbol])}; `
+        : askedAsPair === undefined ? '' : `ask for ${parsed.symbol}: ${pairSpellingNote([askedAsPair])}; `;
       throw new UsageError(`${where}: ${parsed.symbol} is not among the symbols asked for`,
-        `the symbols asked for: ${asked.slice(0, 10).join(', ')}${asked.length > 10 ? ` and ${asked.length - 10} more` : ''}; add it, or leave the symbol out to check every row`);
+        `${pairWords}the symbols asked for: ${asked.slice(0, 10).join(', ')}${asked.length > 10 ? ` and ${asked.length - 10} more` : ''}; add it, or leave the symbol out to check every row`);
     }
     const base = { expression: parsed.text, op: parsed.op, expected: parsed.value };
     if (documentField !== undefined) {

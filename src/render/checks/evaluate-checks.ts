@@ -3,8 +3,7 @@
 // exact figures as rationals (a value at an inverse rate has no finite decimal), durations in whole
 // milliseconds. Each failure says which row, what value it had (a figure at `full`), and why it failed.
 import Big from 'big.js';
-import type Fraction from 'fraction.js';
-import { figureOf, FULL, roundFigure } from '../../shared/figure.js';
+import { compareFigures, figureOf, FULL, roundFigure, type Figure } from '../../shared/figure.js';
 import type { CheckField, CheckSubject } from './check-model.js';
 import type { Check, CheckBound, CheckSet } from './compile-checks.js';
 import type { CheckOperator } from './parse-check-expression.js';
@@ -96,7 +95,7 @@ export function decideCheck<T, D>(
 interface Reading {
   actual: string | undefined;
   /** The decimal, the exact figure or the milliseconds to compare; undefined when there is no value. */
-  comparable: Big | Fraction | number | undefined;
+  comparable: Big | Figure | number | undefined;
   detail?: string;
 }
 
@@ -110,7 +109,7 @@ function read<I>(field: CheckField<I>, item: I | undefined, now: number): Readin
   }
   const text = field.value(item, now);
   if (text === undefined) return { actual: undefined, comparable: undefined, detail: unavailable() };
-  if (typeof text !== 'string') return { actual: roundFigure(text, FULL).text, comparable: text.exact };
+  if (typeof text !== 'string') return { actual: roundFigure(text, FULL).text, comparable: text };
   try {
     return { actual: text, comparable: new Big(text) };
   } catch {
@@ -129,10 +128,10 @@ function holds<T, D>(check: Check<T, D>, reading: Reading, failures: CheckFailur
   return false;
 }
 
-function compareToBound(value: Big | Fraction | number, bound: CheckBound): number {
+function compareToBound(value: Big | Figure | number, bound: CheckBound): number {
   if (bound.kind === 'decimal') {
     if (value instanceof Big) return value.cmp(bound.value);
-    return (value as Fraction).compare(figureOf(bound.value.toExponential()).exact);
+    return compareFigures(value as Figure, figureOf(bound.value.toExponential()));
   }
   const ms = value as number;
   return ms < bound.ms ? -1 : ms > bound.ms ? 1 : 0;

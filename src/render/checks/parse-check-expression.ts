@@ -6,7 +6,7 @@
 // starts with a double quote is written in double quotes, a quote inside doubled, as SQL quotes a
 // name: `"A<B".bid > 1`, `"SAY""HI".ask < 2`. Spaces around the operator are optional.
 import { UsageError } from '../../shared/errors.js';
-import { SYMBOL_PATTERN } from '../../shared/patterns.js';
+import { SYMBOL_PATTERN, symbolRule } from '../../shared/patterns.js';
 import { printable } from '../../shared/text.js';
 
 const CHECK_OPERATORS = ['<', '<=', '>', '>=', '==', '!='] as const;
@@ -29,15 +29,18 @@ const MAX_EXPRESSION_LENGTH = 200;
 const OPERATOR_CHARACTERS = /[<>=!]/;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const CHECK_FORM = 'a check is [SYMBOL.]FIELD OP VALUE, e.g. EURUSD.bid > 1.08 or spread <= 0.0002, with OP one of < <= > >= == !=';
+/** What a check looks like, with a resource's own `examples`. */
+function checkForm(examples: readonly string[]): string {
+  return `a check is [SYMBOL.]FIELD OP VALUE, e.g. ${examples.join(' or ')}, with OP one of < <= > >= == !=`;
+}
 
 /** Suggestions for operators people write from other languages. */
 const DID_YOU_MEAN: Readonly<Record<string, CheckOperator>> = { '=': '==', '===': '==', '!==': '!=', '<>': '!=', '=>': '>=', '=<': '<=' };
 
-/** `flag` (`--check`, `--until`) is named in every error, with the expression. */
-export function parseCheckExpression(input: string, flag: string): CheckExpression {
+/** `flag` (`--check`, `--until`) is named in every error, with the expression; `examples`: the resource's (CheckModel.examples). */
+export function parseCheckExpression(input: string, flag: string, examples: readonly string[] = ['EURUSD.bid > 1.08', 'spread <= 0.0002']): CheckExpression {
   const text = input.trim();
-  const fail = (problem: string, hint: string = CHECK_FORM): never => {
+  const fail = (problem: string, hint: string = checkForm(examples)): never => {
     throw new UsageError(`${flag} ${quoteForMessage(text)}: ${problem}`, hint);
   };
   if (text === '') fail('the check is empty');
@@ -72,7 +75,7 @@ export function parseCheckExpression(input: string, flag: string): CheckExpressi
   }
   if (field === '') fail('it names no field after the dot');
   if (!FIELD_NAME.test(field)) fail(`"${field}" is not a field name`);
-  if (symbol !== undefined && !SYMBOL_PATTERN.test(symbol)) fail(`"${symbol}" is not a symbol: 1 to 32 visible ASCII characters`);
+  if (symbol !== undefined && !SYMBOL_PATTERN.test(symbol)) fail(`"${symbol}" is not a symbol: ${symbolRule(symbol)}`);
 
   const operator = /^\s*([<>=!]+)/.exec(rest);
   if (operator === null) return fail(`an operator comes after ${field}`);

@@ -5,7 +5,7 @@ import { CLOCK_SKEW_MS } from '../../shared/limits.js';
 import { formatAge } from '../../shared/time.js';
 import { subtract } from '../decimal.js';
 import type { CheckModel } from './check-model.js';
-import { figureOf, roundFigure } from '../../shared/figure.js';
+import { figureOf, over, roundFigure } from '../../shared/figure.js';
 
 /** spread_bps is a quotient: rounded once, half to even, to this many significant digits. */
 const SPREAD_BPS_DIGITS = 20;
@@ -15,10 +15,9 @@ const SPREAD_BPS_DIGITS = 20;
  * 0. The spread and the product are exact; only the division rounds.
  */
 export function spreadBps(quote: Quote): string | undefined {
-  const mid = figureOf(quote.mid).exact;
+  const mid = figureOf(quote.mid);
   if (mid.n === 0n) return undefined;
-  const bps = figureOf(`${subtract(quote.ask, quote.bid)}e4`).exact.div(mid);
-  return roundFigure({ exact: bps, places: 0 }, { significant: SPREAD_BPS_DIGITS, keepPlaces: false }).text;
+  return roundFigure(over(figureOf(`${subtract(quote.ask, quote.bid)}e4`), mid), { significant: SPREAD_BPS_DIGITS, keepPlaces: false }).text;
 }
 
 /**
@@ -35,6 +34,7 @@ export const QUOTE_CHECK_MODEL: CheckModel<Quote> = {
   rowNoun: 'quote',
   rowKey: (quote) => quote.symbol.toUpperCase(),
   exampleField: 'bid',
+  examples: ['EURUSD.bid > 1.08', 'spread_bps < 5'],
   fields: [
     { name: 'bid', kind: 'decimal', description: 'the bid, as sent', value: (quote) => quote.bid },
     { name: 'ask', kind: 'decimal', description: 'the ask, as sent', value: (quote) => quote.ask },

@@ -109,6 +109,7 @@ export function valueCheckModel(currencies: readonly string[] = []): CheckModel<
     rowKey: (position) => position.symbol.toUpperCase(),
     fields: POSITION_FIELDS,
     exampleField: 'value_base',
+    examples: ['total_base >= 10000', 'AAPL.pnl > 0'],
     documentFields: [...DOCUMENT_FIELDS, ...perCurrency],
     rowEnvironment: (position) => {
       const environment: Record<string, string> = { SYMBOL: position.symbol, QUANTITY: position.quantity, CURRENCY: position.currency, STATUS: position.status };

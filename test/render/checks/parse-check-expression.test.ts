@@ -74,6 +74,8 @@ describe('parseCheckExpression: what it refuses, naming the flag and the express
     ['"A<B".bid 1', /an operator comes after bid/],
     ['"".bid > 1', /"" is not a symbol/],
     ['ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.bid > 1', /is not a symbol: 1 to 32 visible ASCII characters/],
+    ['+EURUSD.bid > 1', /"\+EURUSD" is not a symbol: no market's symbol starts with =, \+, - or @/],
+    ['@SUM.bid > 1', /"@SUM" is not a symbol: no market's symbol starts with =, \+, - or @/],
     [`EURUSD.bid > ${'9'.repeat(200)}`, /longer than 200 characters/],
   ])('%j', (text, message) => {
     const error = refusal(text);

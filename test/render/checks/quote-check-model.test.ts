@@ -3,13 +3,13 @@
 // Python's decimal module (prec 20, ROUND_HALF_EVEN) or by hand.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../../src/api/types.js';
-import { figureOf, figureText } from '../../../src/shared/figure.js';
+import { figureOf, figureText, over } from '../../../src/shared/figure.js';
 
 /** a / b rounded half-even to `digits` significant digits, by the rounding spread_bps uses; undefined for b = 0. */
 function divideSignificant(a: string, b: string, digits: number): string | undefined {
-  const divisor = figureOf(b).exact;
+  const divisor = figureOf(b);
   if (divisor.n === 0n) return undefined;
-  return figureText({ exact: figureOf(a).exact.div(divisor), places: 0 }, { significant: digits, keepPlaces: false });
+  return figureText(over(figureOf(a), divisor), { significant: digits, keepPlaces: false });
 }
 import { QUOTE_CHECK_MODEL, quoteAgeMs, spreadBps } from '../../../src/render/checks/quote-check-model.js';
 
