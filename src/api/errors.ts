@@ -2,7 +2,7 @@
 // URL, never a secret) and, in `hint`, the next step. Each also carries the facts behind its words
 // (the option refused, the operation, the wait asked for, the limit the service stated), so that a
 // program, and the CLI, can act on them or word them its own way without reading the sentences.
-// The CLI maps these classes to exit codes in one place (src/cli/exit-codes.ts).
+// The CLI maps these classes to exit codes in one place (src/cli/errors/exit-codes.ts).
 
 import { AbortError, MktError, type ErrorDetails } from '../shared/errors.js';
 

@@ -1,7 +1,7 @@
 // ClientOptions, the one options type of the library, and the shapes its members name: a wait told
 // to onWait, the hooks a program adds to every request, and a token source. Types only. A new option
 // is one member here (and its check in check-options.ts); the CLI's settings are derived from this
-// type (src/cli/client-settings.ts), so the compiler points at the one place mkt must set it.
+// type (src/cli/network/client-settings.ts), so the compiler points at the one place mkt must set it.
 import type { Dispatcher } from 'undici';
 
 export interface ClientOptions {

@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 let undici: Promise<typeof import('undici')> | undefined;
 const load = () => (undici ??= import('undici'));
 
-/** What the CLI builds its dispatcher from (src/cli/dispatcher.ts): agents, pools, proxies, connectors. */
+/** What the CLI builds its dispatcher from (src/cli/network/dispatcher.ts): agents, pools, proxies, connectors. */
 export async function loadDispatcherParts(): Promise<Pick<typeof import('undici'), 'Agent' | 'Client' | 'Dispatcher' | 'Pool' | 'ProxyAgent' | 'buildConnector'>> {
   const { Agent, Client, Dispatcher, Pool, ProxyAgent, buildConnector } = await load();
   return { Agent, Client, Dispatcher, Pool, ProxyAgent, buildConnector };

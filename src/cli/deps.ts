@@ -56,7 +56,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns,
     prompt: async (question, options) => {
-      const { promptOnTerminal } = await import('./prompt.js');
+      const { promptOnTerminal } = await import('./credentials/prompt.js');
       return promptOnTerminal(question, options, controller.signal);
     },
   };
@@ -107,7 +107,7 @@ export async function createProcessDeps(): Promise<ProcessDeps> {
   };
   const env = process.env;
   const { ConfigStore, defaultConfigDir } = await import('../config/store.js');
-  // Its warnings go where main points them: the run's diagnostics (diagnostics.ts).
+  // Its warnings go where main points them: the run's diagnostics (output/diagnostics.ts).
   const config = new ConfigStore({ dir: env.MKT_CONFIG_DIR || defaultConfigDir(env), signal: controller.signal });
   return {
     io,

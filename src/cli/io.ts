@@ -1,6 +1,6 @@
 // The process's streams as commands see them. Commands write through this interface only, so tests
 // capture output without touching process.stdout. What the streams are (colour, width, characters)
-// is decided once, from these and the environment, by terminal.ts.
+// is decided once, from these and the environment, by output/terminal.ts.
 import type { Readable } from 'node:stream';
 
 export interface Output {
@@ -25,14 +25,14 @@ export interface IO {
   stdout: Output;
   /**
    * Diagnostics: errors, warnings, -v lines, hints, progress and status lines. main scrubs every
-   * secret held during the run from what is written here (secrets.ts).
+   * secret held during the run from what is written here (credentials/secrets.ts).
    */
   stderr: Output;
   stdin: Readable;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Terminal width when stdout is a TTY, as it reports it (terminal.ts reads it). */
+  /** Terminal width when stdout is a TTY, as it reports it (output/terminal.ts reads it). */
   columns: number | undefined;
   /** Ask on the terminal; only called when stdin and stdout are TTYs. */
   prompt(question: string, options: PromptOptions): Promise<string>;

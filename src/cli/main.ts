@@ -4,13 +4,13 @@ import type { Deps, ProcessDeps } from './deps.js';
 import type { RegisterCommand } from './program.js';
 import type { RunState } from './run-state.js';
 
-type ExitCodes = typeof import('./exit-codes.js');
+type ExitCodes = typeof import('./errors/exit-codes.js');
 
 /** `commands`: the program's own (program.ts) unless given; tests give a command of their own. */
 export async function main(argv: string[], deps?: Deps, commands?: readonly RegisterCommand[]): Promise<number> {
   // Loaded here, all at once: nothing of the CLI's before a command runs.
   const [exits, { createProcessDeps }, { createProgram }, { withScrubbedDiagnostics }, { diagnosticsOf }, { splitProgramArgs }] = await Promise.all([
-    import('./exit-codes.js'), import('./deps.js'), import('./program.js'), import('./secrets.js'), import('./diagnostics.js'), import('./exec/split-program-args.js'),
+    import('./errors/exit-codes.js'), import('./deps.js'), import('./program.js'), import('./credentials/secrets.js'), import('./output/diagnostics.js'), import('./exec/split-program-args.js'),
   ]);
   // `--exec PROGRAM -- ARG...`: the words after `--` are the program's, set apart before commander
   // reads the rest, so none of them is taken for a flag or a symbol.
@@ -52,7 +52,7 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
     await new Promise((resolve) => setImmediate(resolve));
     const failed = own.outputError();
     if (failed) {
-      const { outputError } = await import('./errors.js');
+      const { outputError } = await import('./errors/errors.js');
       code = await reportError(exits, outputError(failed), d, state);
     }
   }
@@ -63,7 +63,7 @@ export async function main(argv: string[], deps?: Deps, commands?: readonly Regi
 async function reportError(exits: ExitCodes, error: unknown, deps: Deps | undefined, state: RunState): Promise<number> {
   const { errorCodeFor, exitCodeFor, isCommanderError, statusFor } = exits;
   const [{ debugStack, explainUsage, reportWords }, { diagnosticsAsJson }, { diagnosticsOf }, { printable }, { isDebug }, { failedChecksOf }, { positionsProblemsOf }] = await Promise.all([
-    import('./explain.js'), import('./options/format.js'), import('./diagnostics.js'), import('../shared/text.js'), import('./io.js'), import('./errors.js'),
+    import('./errors/explain.js'), import('./options/format.js'), import('./output/diagnostics.js'), import('../shared/text.js'), import('./io.js'), import('./errors/errors.js'),
     import('./value/positions-words.js'),
   ]);
   const env = deps?.env ?? process.env;

@@ -3,9 +3,9 @@
 import { Command } from 'commander';
 import type { Deps } from './deps.js';
 import type { RunState } from './run-state.js';
-import { diagnosticsOf } from './diagnostics.js';
+import { diagnosticsOf } from './output/diagnostics.js';
 import { diagnosticsAsJson } from './options/format.js';
-import { createTerminal } from './terminal.js';
+import { createTerminal } from './output/terminal.js';
 import { VERSION } from './version.js';
 import { addTargetOptions } from './options/target.js';
 import { QUIET_HELP } from './options/network.js';
@@ -59,7 +59,7 @@ Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for 
   for (const register of commands) register(program, deps, state);
   for (const command of program.commands) configure(command, deps, state);
   // The run's terminal, once the flags are parsed: --no-color holds for every command, before it or
-  // after; and whether stderr is JSON lines, which follows the command's format (diagnostics.ts).
+  // after; and whether stderr is JSON lines, which follows the command's format (output/diagnostics.ts).
   program.hook('preAction', (_program, action) => {
     diagnosticsOf(deps).decide(diagnosticsAsJson(deps, action));
     state.terminal = createTerminal(deps, { noColor: colorRefused(action) });

@@ -3,7 +3,7 @@
 // (main -> program -> command -> main was an import cycle, if only of types).
 import type { Command } from 'commander';
 import type { Explainer, SettingNames } from './hints/words.js';
-import type { Terminal } from './terminal.js';
+import type { Terminal } from './output/terminal.js';
 
 export interface RunState {
   /** What main returns when the command finishes without throwing. */
@@ -14,12 +14,12 @@ export interface RunState {
   command?: Command;
   /**
    * The running command's words for its errors, registered when it runs: main asks it first, then
-   * words what it leaves unsaid generically (explain.ts). A command without one gets only those.
+   * words what it leaves unsaid generically (errors/explain.ts). A command without one gets only those.
    */
   explain?: Explainer;
-  /** The run's terminal, made by program.ts once the command's flags are parsed (terminal.ts). */
+  /** The run's terminal, made by program.ts once the command's flags are parsed (output/terminal.ts). */
   terminal?: Terminal;
-  /** How the settings of the run's client were given (client.ts), for hints that name them. */
+  /** How the settings of the run's client were given (network/client.ts), for hints that name them. */
   names?: SettingNames;
   /** With --exec, the words after its `--`: the program's arguments (main.ts, exec/split-program-args.ts). */
   programArgs?: readonly string[];

@@ -29,7 +29,7 @@ export interface ProfileRecord {
   precision?: string;
   /** The token of `mkt login` or `mkt token`, used without MKT_CLIENT_ID and MKT_CLIENT_SECRET. */
   token?: TokenRecord;
-  /** Tokens minted with MKT_CLIENT_ID and MKT_CLIENT_SECRET, one per base URL and client id (src/cli/client-tokens.ts). */
+  /** Tokens minted with MKT_CLIENT_ID and MKT_CLIENT_SECRET, one per base URL and client id (src/cli/credentials/client-tokens.ts). */
   client_tokens?: TokenRecord[];
 }
 

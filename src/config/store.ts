@@ -81,7 +81,7 @@ export class ConfigStore {
 
   /**
    * Tells `listener` the store's warnings from now on, instead of the constructor's `onWarning`:
-   * main hands them to the run's diagnostics (src/cli/diagnostics.ts), which word them for the
+   * main hands them to the run's diagnostics (src/cli/output/diagnostics.ts), which word them for the
    * run's format, once the store is made.
    */
   warnTo(listener: (warning: Warning) => void): void {

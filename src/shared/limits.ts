@@ -55,7 +55,7 @@ export const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 86_400;
  */
 export const CLOCK_SKEW_MS = 10_000;
 
-// --- Tokens the CLI stores (src/cli/credentials.ts, token-renewal.ts) ---
+// --- Tokens the CLI stores (src/cli/credentials/credentials.ts, token-renewal.ts) ---
 
 /**
  * Tokens with less than this left are renewed when client credentials are at hand: a tenth of the

@@ -1,6 +1,6 @@
 // Every warning mkt gives has a code from this list: the one list, which the README's table of
 // warning codes gives too (test/shared/warnings.test.ts holds them together). A script reads the code
-// from the JSON line a warning becomes under a JSON format (src/cli/diagnostics.ts); a person reads
+// from the JSON line a warning becomes under a JSON format (src/cli/output/diagnostics.ts); a person reads
 // the message. A new warning is one line here, one row in the README, and one call:
 // `diagnosticsOf(deps).warn({ code, message, hint })`, or `terminal.diagnostics.warn(...)`.
 // Here, not in src/cli, because the config file's own warnings (src/config) have codes too.

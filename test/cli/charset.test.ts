@@ -1,6 +1,6 @@
-// Plain ASCII or UTF-8 drawing, decided once from the environment (src/cli/charset.ts).
+// Plain ASCII or UTF-8 drawing, decided once from the environment (src/cli/output/charset.ts).
 import { describe, expect, it } from 'vitest';
-import { useAscii } from '../../src/cli/charset.js';
+import { useAscii } from '../../src/cli/output/charset.js';
 
 describe('useAscii', () => {
   it.each([

@@ -100,7 +100,7 @@ describe('the compile cache', () => {
   });
 
   // V8's flags are part of the cache's key: another directory would mean other flags. A short run's
-  // one flag comes at its first connection (src/cli/wasm-budget.ts), after the bundle is compiled,
+  // one flag comes at its first connection (src/cli/network/wasm-budget.ts), after the bundle is compiled,
   // so short and long-running commands (sandbox, --watch) share one cache.
   it('is one cache for every command: the flags are the same when the bundle is compiled', async ({ skip }) => {
     skip(!hasCompileCache, NO_COMPILE_CACHE);

@@ -1,4 +1,4 @@
-// Everything mkt says on stderr goes through the run's one writer (src/cli/diagnostics.ts). Issue
+// Everything mkt says on stderr goes through the run's one writer (src/cli/output/diagnostics.ts). Issue
 // 36, item 2: under a JSON format every line on stderr is JSON (warnings with a code, -v and
 // MKT_DEBUG lines, waits; no progress line), and the error object comes last. Issue 37, item 1: the
 // writer owns the progress line and its countdown, and clears them before anything reaches stdout,
@@ -7,16 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QUOTE_MODEL } from '../../src/render/quote-model.js';
-import { createCommandClient } from '../../src/cli/client.js';
+import { createCommandClient } from '../../src/cli/network/client.js';
 import { main } from '../../src/cli/main.js';
 import { commandOptions } from '../../src/cli/options/command-options.js';
 import { addNetworkOptions, type NetworkFlags } from '../../src/cli/options/network.js';
 import { addTargetOptions } from '../../src/cli/options/target.js';
 import { COMMANDS, type RegisterCommand } from '../../src/cli/program.js';
-import { createProgress } from '../../src/cli/progress.js';
-import type { TargetFlags } from '../../src/cli/settings.js';
-import { runTerminal } from '../../src/cli/terminal.js';
-import { writeResource } from '../../src/cli/writer.js';
+import { createProgress } from '../../src/cli/output/progress.js';
+import type { TargetFlags } from '../../src/cli/options/settings.js';
+import { runTerminal } from '../../src/cli/output/terminal.js';
+import { writeResource } from '../../src/cli/output/writer.js';
 import { createTestDeps, runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';
 import { sendError, sendQuotes, useServers, type FaultServer } from '../helpers/fault-server.js';
 import { useSandboxSession } from './fixtures.js';
@@ -200,7 +200,7 @@ describe('the progress line is the writer\'s: cleared before anything reaches st
   });
 
   it('a warning said while the progress line shows clears it first, and the line is drawn again at the next batch', async () => {
-    const { diagnosticsOf } = await import('../../src/cli/diagnostics.js');
+    const { diagnosticsOf } = await import('../../src/cli/output/diagnostics.js');
     const test = createTestDeps({ stderrIsTTY: true });
     const progress = createProgress(test.deps, {});
     progress.onBatch(1, 3);

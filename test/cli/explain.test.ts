@@ -4,7 +4,7 @@
 // answer.
 import { describe, expect, it } from 'vitest';
 import { createClient, OptionsError, RateLimitError, ServerError } from '../../src/api/index.js';
-import { explainError } from '../../src/cli/explain.js';
+import { explainError } from '../../src/cli/errors/explain.js';
 import { credentialsExplainer } from '../../src/cli/hints/credentials.js';
 import { main } from '../../src/cli/main.js';
 import { COMMANDS, type RegisterCommand } from '../../src/cli/program.js';

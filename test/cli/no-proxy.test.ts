@@ -1,6 +1,6 @@
 // NO_PROXY as curl reads it, plus ports (issue 19, item 3): which URLs bypass the proxy.
 import { describe, expect, it } from 'vitest';
-import { parseNoProxy } from '../../src/cli/no-proxy.js';
+import { parseNoProxy } from '../../src/cli/network/no-proxy.js';
 
 const cases: Array<[noProxy: string | undefined, url: string, bypassed: boolean]> = [
   [undefined, 'https://api.example.com', false],

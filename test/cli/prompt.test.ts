@@ -3,7 +3,7 @@
 // prompt-tty.test.ts.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { promptOnTerminal } from '../../src/cli/prompt.js';
+import { promptOnTerminal } from '../../src/cli/credentials/prompt.js';
 
 const API_KEY = /^[^.\s]+\.[^.\s]+$/;
 const keyProblem = 'an API key is <client_id>.<client_secret>';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSymbols, parseSymbolsText } from '../../src/cli/symbols.js';
+import { normalizeSymbols, parseSymbolsText } from '../../src/cli/options/symbols.js';
 import { parseDuration } from '../../src/shared/duration.js';
 import { parseInteger } from '../../src/shared/integer.js';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// One terminal per run (src/cli/terminal.ts): colour from NO_COLOR, FORCE_COLOR, --no-color, TERM and
+// One terminal per run (src/cli/output/terminal.ts): colour from NO_COLOR, FORCE_COLOR, --no-color, TERM and
 // the TTY, for stdout and stderr apart; the width; ASCII or UTF-8; the clock. Made once where the
 // flags are parsed, so --no-color holds for every command, before it or after it, a command added
 // later included: `mkt made-up-venues` here is made up (a name no real command will take), and
@@ -9,8 +9,8 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { COMMANDS, createProgram, type RegisterCommand } from '../../src/cli/program.js';
-import { createTerminal, isColorEnabled, terminalColumns, runTerminal } from '../../src/cli/terminal.js';
-import { writeResource } from '../../src/cli/writer.js';
+import { createTerminal, isColorEnabled, terminalColumns, runTerminal } from '../../src/cli/output/terminal.js';
+import { writeResource } from '../../src/cli/output/writer.js';
 import type { FieldSet } from '../../src/render/fields.js';
 import { HAS_SCRIPT, ROOT, runOnTerminal } from '../helpers/bin.js';
 import { createTestDeps, runCli, tempDir } from '../helpers/cli.js';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renewalMargin } from '../../src/cli/credentials.js';
+import { renewalMargin } from '../../src/cli/credentials/credentials.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { countConfigWrites } from '../helpers/config-writes.js';
 import { runCli, tempDir, type TestDepsOptions } from '../helpers/cli.js';

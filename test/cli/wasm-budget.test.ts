@@ -1,4 +1,4 @@
-// The WebAssembly tier-up budget (src/cli/wasm-budget.ts): set once per short run, after the run's
+// The WebAssembly tier-up budget (src/cli/network/wasm-budget.ts): set once per short run, after the run's
 // connection is open (Node's own modules loaded before it keep their code cache) and before undici
 // compiles its HTTP parser; through a proxy before the tunnel opens; never for `--watch`.
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ const quotesServer = (tls = false) => server((req, res) => sendQuotes(req, res),
 // The one module that sets the flag, replaced by a recorder: in the process the source runs in, the
 // real one leaves V8 alone (it acts in the bundle only), and the connection guard is what calls it.
 const budget = vi.hoisted(() => ({ seen: undefined as undefined | (() => unknown), calls: [] as unknown[] }));
-vi.mock('../../src/cli/wasm-budget.js', () => ({
+vi.mock('../../src/cli/network/wasm-budget.js', () => ({
   spareWasmTierUp: () => {
     if (budget.seen !== undefined) budget.calls.push(budget.seen());
   },

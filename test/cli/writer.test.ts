@@ -1,11 +1,11 @@
-// The one writer (src/cli/writer.ts): any declared resource in every format with --fields, for the
+// The one writer (src/cli/output/writer.ts): any declared resource in every format with --fields, for the
 // run's terminal; a document whose items sit under another member, with members before and after
 // them (a valuation: base, positions, a total with every digit, what is missing); a library result
 // handed over as it is; a watch's stream; reports, JSON and lines made safe for a terminal.
 import { describe, expect, it } from 'vitest';
 import type { Quote, QuotesResult } from '../../src/api/index.js';
-import { createTerminal, type Terminal } from '../../src/cli/terminal.js';
-import { streamResource, writeJson, writeLines, writeReport, writeResource } from '../../src/cli/writer.js';
+import { createTerminal, type Terminal } from '../../src/cli/output/terminal.js';
+import { streamResource, writeJson, writeLines, writeReport, writeResource } from '../../src/cli/output/writer.js';
 import type { FieldSet } from '../../src/render/fields.js';
 import { QUOTE_MODEL } from '../../src/render/quote-model.js';
 import { createTestDeps } from '../helpers/cli.js';

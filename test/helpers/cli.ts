@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { sleep } from '../../src/shared/sleep.js';
 import { ConfigStore } from '../../src/config/store.js';
 import type { Deps } from '../../src/cli/deps.js';
-import { diagnosticsOf } from '../../src/cli/diagnostics.js';
+import { diagnosticsOf } from '../../src/cli/output/diagnostics.js';
 import type { IO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 

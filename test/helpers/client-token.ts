@@ -1,5 +1,5 @@
 // A config file's members for a client-credentials token that is the client's own, as mkt stores
-// one (src/cli/client-tokens.ts): the file's fingerprint key and the token's secret fingerprint,
+// one (src/cli/credentials/client-tokens.ts): the file's fingerprint key and the token's secret fingerprint,
 // computed here with node:crypto from the README's rule (an HMAC-SHA256 of the secret keyed with the
 // key's 32 bytes), not by the code under test.
 import { createHmac } from 'node:crypto';

@@ -2,7 +2,7 @@
 // winning over the environment, values that are refused (exit 2), and each one honoured end to end.
 import { describe, expect, it } from 'vitest';
 import type { RunState } from '../../src/cli/run-state.js';
-import { createClientSettings } from '../../src/cli/client-settings.js';
+import { createClientSettings } from '../../src/cli/network/client-settings.js';
 import type { NetworkFlags } from '../../src/cli/options/network.js';
 import { createTestDeps } from '../helpers/cli.js';
 import { fakeTime } from '../helpers/fake-time.js';

@@ -5,10 +5,10 @@
 import { Argument, type Command } from 'commander';
 import { SHELLS, type Shell } from '../completion/shells.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import { choiceParser } from '../options/choice-parser.js';
 import type { RunState } from '../run-state.js';
-import { PROFILE_PATTERN } from '../settings.js';
+import { PROFILE_PATTERN } from '../options/settings.js';
 
 export function registerCompletion(program: Command, deps: Deps, state: RunState): void {
   program.command('completion')

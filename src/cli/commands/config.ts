@@ -3,17 +3,17 @@
 import { Argument, type Command } from 'commander';
 import type { ProfileRecord, TokenRecord } from '../../config/store.js';
 import { printable } from '../../shared/text.js';
-import { clientTokens } from '../client-tokens.js';
+import { clientTokens } from '../credentials/client-tokens.js';
 import type { Deps } from '../deps.js';
 import { choiceParser } from '../options/choice-parser.js';
 import { commandOptions } from '../options/command-options.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import type { RunState } from '../run-state.js';
-import { checkBaseUrl, checkOrganization, resolveProfile } from '../settings.js';
+import { checkBaseUrl, checkOrganization, resolveProfile } from '../options/settings.js';
 import { FORMATS, isFormat } from '../options/format.js';
 import { readPrecision } from '../options/precision.js';
-import { runTerminal } from '../terminal.js';
-import { writeLines } from '../writer.js';
+import { runTerminal } from '../output/terminal.js';
+import { writeLines } from '../output/writer.js';
 
 type SettingKey = 'base_url' | 'org' | 'format' | 'precision';
 

@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { setArgumentValues } from '../completion/candidates.js';
 import type { Deps } from '../deps.js';
-import { EXIT_CODE_TABLE } from '../exit-codes.js';
-import { UsageError } from '../errors.js';
+import { EXIT_CODE_TABLE } from '../errors/exit-codes.js';
+import { UsageError } from '../errors/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
 import { formatBytes } from '../../shared/read-limited.js';

@@ -1,21 +1,21 @@
 // mkt login: POST /auth/cli-login with an API key and an organization; stores the token.
 import { Command, Option } from 'commander';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
-import { saveToken, settingsToKeep } from '../saved-token.js';
-import { readOrganization, readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
+import { saveToken, settingsToKeep } from '../credentials/saved-token.js';
+import { readOrganization, readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../credentials/secret-input.js';
 import type { Deps } from '../deps.js';
-import { diagnosticsOf } from '../diagnostics.js';
+import { diagnosticsOf } from '../output/diagnostics.js';
 import { commandOptions } from '../options/command-options.js';
 import { API_KEY_PATTERN } from '../../shared/patterns.js';
-import { UsageError } from '../errors.js';
-import { createSignInClient } from '../client.js';
-import { describeToken, warnAboutScope } from '../describe-token.js';
-import type { Explainer } from '../explain.js';
+import { UsageError } from '../errors/errors.js';
+import { createSignInClient } from '../network/client.js';
+import { describeToken, warnAboutScope } from '../credentials/describe-token.js';
+import type { Explainer } from '../errors/explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
-import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
+import { checkOrganization, requireBaseUrl, resolveSettings, type TargetFlags } from '../options/settings.js';
 
 interface LoginOptions extends TargetFlags, NetworkFlags {
   withApiKey?: boolean;

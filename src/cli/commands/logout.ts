@@ -2,14 +2,14 @@
 // revocation, so say so.
 import type { Command } from 'commander';
 import type { ProfileRecord, TokenRecord } from '../../config/store.js';
-import { clientTokens } from '../client-tokens.js';
+import { clientTokens } from '../credentials/client-tokens.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { printable } from '../../shared/text.js';
 import { formatAge } from '../../shared/time.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import type { RunState } from '../run-state.js';
-import { resolveProfile } from '../settings.js';
+import { resolveProfile } from '../options/settings.js';
 
 interface LogoutOptions {
   profile?: string;
@@ -38,7 +38,7 @@ async function runLogout(deps: Deps, options: LogoutOptions): Promise<number> {
   deps.config.willChange();
   if (options.all && options.profile !== undefined) throw new UsageError('--all and --profile cannot be used together');
   const names = options.all ? deps.config.profileNames() : [resolveProfile(deps, options.profile).value];
-  // The profile's token and those kept for clients with MKT_CLIENT_ID and MKT_CLIENT_SECRET (client-tokens.ts).
+  // The profile's token and those kept for clients with MKT_CLIENT_ID and MKT_CLIENT_SECRET (credentials/client-tokens.ts).
   const holdsTokens = (profile: ProfileRecord | undefined) => profile?.token !== undefined || profile?.client_tokens !== undefined;
   const removed: Array<{ name: string; token: TokenRecord | undefined; clients: TokenRecord[] }> = [];
   if (names.some((name) => holdsTokens(deps.config.profile(name)))) {

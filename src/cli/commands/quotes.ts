@@ -7,8 +7,8 @@ import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
-import { UsageError } from '../errors.js';
-import { createCommandClient } from '../client.js';
+import { UsageError } from '../errors/errors.js';
+import { createCommandClient } from '../network/client.js';
 import { compileCheckFlags } from '../options/checks.js';
 import { addFormatOptions, checkFormatFlags, chooseFormat, parseFields } from '../options/format.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
@@ -18,9 +18,9 @@ import { addTargetOptions } from '../options/target.js';
 import { addWatchOptions } from '../options/watch.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import type { RunState } from '../run-state.js';
-import { collectSymbols } from '../symbols.js';
-import { writeQuotes } from '../quotes-output.js';
-import { runTerminal } from '../terminal.js';
+import { collectSymbols } from '../options/symbols.js';
+import { writeQuotes } from '../output/quotes-output.js';
+import { runTerminal } from '../output/terminal.js';
 
 export function registerQuotes(program: Command, deps: Deps, state: RunState): void {
   const command = program.command('quotes')

@@ -3,8 +3,8 @@
 // Contract: docs/sandbox.md; in CI: docs/ci.md.
 import type { Command } from 'commander';
 import type { Deps } from '../deps.js';
-import { diagnosticsOf } from '../diagnostics.js';
-import { UsageError } from '../errors.js';
+import { diagnosticsOf } from '../output/diagnostics.js';
+import { UsageError } from '../errors/errors.js';
 import { parseInteger, type IntegerRange } from '../../shared/integer.js';
 import { isLoopback } from '../../shared/loopback.js';
 import { printable } from '../../shared/text.js';

@@ -3,20 +3,20 @@
 // It never prints the token.
 import type { Command } from 'commander';
 import { formatMode } from '../../config/store.js';
-import { lookUpClientToken } from '../client-tokens.js';
-import { credentialsHint, expiresIn, isBearerToken, noClientToken, tokenProblem } from '../credentials.js';
+import { lookUpClientToken } from '../credentials/client-tokens.js';
+import { credentialsHint, expiresIn, isBearerToken, noClientToken, tokenProblem } from '../credentials/credentials.js';
 import type { Deps } from '../deps.js';
 import { commandOptions } from '../options/command-options.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode } from '../errors/exit-codes.js';
 import type { RunState } from '../run-state.js';
-import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../settings.js';
+import { checkBaseUrl, resolveSettings, type Resolved, type TargetFlags } from '../options/settings.js';
 import { addTargetOptions } from '../options/target.js';
 import { addNetworkOptions } from '../options/network.js';
-import { CHECK_MAX_WAIT_MS, checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status-check.js';
+import { CHECK_MAX_WAIT_MS, checkWithService, DEFAULT_CHECK_SYMBOL, type CheckOptions } from '../status/status-check.js';
 import { formatDuration } from '../../shared/duration.js';
-import { renderStatus, type Setting, type StatusReport } from '../status-report.js';
-import { runTerminal } from '../terminal.js';
-import { writeReport } from '../writer.js';
+import { renderStatus, type Setting, type StatusReport } from '../status/status-report.js';
+import { runTerminal } from '../output/terminal.js';
+import { writeReport } from '../output/writer.js';
 
 interface StatusOptions extends CheckOptions {
   json?: boolean;

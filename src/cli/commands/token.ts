@@ -1,22 +1,22 @@
 // mkt token: the OAuth 2.0 client-credentials grant (POST /v1/auth/token); stores the token.
 import { Command, Option } from 'commander';
 import { AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
-import { saveToken, settingsToKeep } from '../saved-token.js';
-import { readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../secret-input.js';
+import { saveToken, settingsToKeep } from '../credentials/saved-token.js';
+import { readSecret, rejectSecretFlag, secretHint, type SecretSource } from '../credentials/secret-input.js';
 import type { Deps } from '../deps.js';
-import { diagnosticsOf } from '../diagnostics.js';
+import { diagnosticsOf } from '../output/diagnostics.js';
 import { commandOptions } from '../options/command-options.js';
-import { UsageError } from '../errors.js';
-import { createSignInClient } from '../client.js';
-import { describeToken, warnAboutScope } from '../describe-token.js';
-import type { Explainer } from '../explain.js';
+import { UsageError } from '../errors/errors.js';
+import { createSignInClient } from '../network/client.js';
+import { describeToken, warnAboutScope } from '../credentials/describe-token.js';
+import type { Explainer } from '../errors/explain.js';
 import { baseUrlHint, profileFlag } from '../hints/service.js';
 import { addNetworkOptions, type NetworkFlags } from '../options/network.js';
 import { addTargetOptions } from '../options/target.js';
 import type { RunState } from '../run-state.js';
-import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../settings.js';
-import { runTerminal } from '../terminal.js';
-import { writeJson, writeLines } from '../writer.js';
+import { checkOrganization, ORG_HINT, requireBaseUrl, resolveSettings, type TargetFlags } from '../options/settings.js';
+import { runTerminal } from '../output/terminal.js';
+import { writeJson, writeLines } from '../output/writer.js';
 
 interface TokenOptions extends TargetFlags, NetworkFlags {
   clientId?: string;

@@ -4,7 +4,7 @@
 // rather than a failure after a watch has waited for its moment.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import type { Env } from '../io.js';
 import { assertTrustedProgram } from './trust-program.js';
 

@@ -25,7 +25,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { EXEC_GRACE_MS } from '../../shared/limits.js';
 import { sleep as realSleep } from '../../shared/sleep.js';
 import { InterruptSignal, type Deps } from '../deps.js';
-import { ProgramFailedError, ProgramInterruptedError } from '../errors.js';
+import { ProgramFailedError, ProgramInterruptedError } from '../errors/errors.js';
 import type { Env, Output } from '../io.js';
 
 export interface ProgramCall {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assertTrustedChain, assertTrustedEntry, type TrustRule } from '../../config/trust.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 
 /** Refuses `file`, found for --exec (`named`: `--exec "notify"`, as findProgram names it), if someone else could change what it runs. */
 export function assertTrustedProgram(file: string, named: string): void {

@@ -5,7 +5,7 @@
 import { ApiError, AuthError, ForbiddenError, InvalidRequestError } from '../../api/index.js';
 import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
-import { resolveSettings, type Settings, type TargetFlags } from '../settings.js';
+import { resolveSettings, type Settings, type TargetFlags } from '../options/settings.js';
 import { baseUrlHint, profileFlag } from './service.js';
 import type { Explainer } from './words.js';
 
@@ -18,7 +18,7 @@ export function credentialsExplainer(deps: Deps, flags: TargetFlags, inputs = 't
   return (error) => {
     if (!(error instanceof ApiError)) return undefined;
     if (error.status === 404) return baseUrlHint(error, settings()?.baseUrl.value);
-    // A data command asks for a token only to renew its own (credentials.ts, token-renewal.ts): the
+    // A data command asks for a token only to renew its own (credentials/credentials.ts, token-renewal.ts): the
     // service's answer is about MKT_CLIENT_ID and MKT_CLIENT_SECRET, not the token a data request sent.
     if (error.operation === 'clientCredentials') {
       if (![400, 401, 403].includes(error.status)) return undefined;
@@ -54,7 +54,7 @@ function unauthenticatedHint(deps: Deps, settings: Settings | undefined, profile
 function forbiddenHint(deps: Deps, settings: Settings | undefined): string {
   const org = settings?.org;
   const token = settings?.token;
-  // The token sent was the client's own (client-tokens.ts), not the profile's that settings hold.
+  // The token sent was the client's own (credentials/client-tokens.ts), not the profile's that settings hold.
   const clientId = deps.env.MKT_CLIENT_ID;
   if (clientId && deps.env.MKT_CLIENT_SECRET && token?.kind !== 'env') {
     const check = org?.kind === 'flag' || org?.kind === 'env' ? org.source : '--org';

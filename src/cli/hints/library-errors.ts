@@ -1,4 +1,4 @@
-// The words for any library error, from its facts (explain.ts asks these after the running
+// The words for any library error, from its facts (errors/explain.ts asks these after the running
 // command's own explainer): where the library's message or hint would name one of its options
 // (baseUrl, timeoutMs, maxWaitMs, a dispatcher), mkt says it in its own terms, from the error's
 // fields and the run's SettingNames; what the library says of nothing mkt calls otherwise is left

@@ -5,7 +5,7 @@ import { ApiError, InvalidRequestError, RateLimitError, ResponseError, type Rate
 import { DEFAULT_BATCH_SIZE } from '../../shared/limits.js';
 import { formatDuration, formatWait, perWindow } from '../../shared/duration.js';
 import type { Deps } from '../deps.js';
-import type { TargetFlags } from '../settings.js';
+import type { TargetFlags } from '../options/settings.js';
 import { credentialsExplainer } from './credentials.js';
 import { baseUrlWords } from './library-errors.js';
 import type { Explainer, Words } from './words.js';

@@ -1,4 +1,4 @@
-// The shapes of mkt's wording of errors (explain.ts, and each command's explainer), and the names
+// The shapes of mkt's wording of errors (errors/explain.ts, and each command's explainer), and the names
 // mkt gives the library's options: where a library error's facts name an option, mkt says the flag
 // or variable the user set it with, never the library's identifier.
 

@@ -3,8 +3,8 @@
 import type { Quote, QuotesResult } from '../../api/index.js';
 import { QUOTE_FIELDS, QUOTE_SENT_FIELDS, type QuoteFieldName } from '../../render/quote-fields.js';
 import { VENUE_PATTERN } from '../../shared/patterns.js';
-import { UsageError } from '../errors.js';
-import { normalizeSymbols } from '../symbols.js';
+import { UsageError } from '../errors/errors.js';
+import { normalizeSymbols } from '../options/symbols.js';
 import { MISSING, QUOTE, QUOTE_FIELD, READ_ONLY, SERVICE_TOOL, SYMBOLS, UNASKED, UNUSABLE, VENUE, WARNINGS } from './schemas.js';
 import { z, type McpServer } from './sdk.js';
 import { answerCall, type McpSession, type ToolCall } from './tool-call.js';

@@ -5,12 +5,12 @@
 // with exit 0 when the client closes its stdin (once the calls under way have answered) or on
 // SIGINT or SIGTERM (the calls under way are aborted), with every call's connections closed.
 import { printable } from '../../shared/text.js';
-import { ExitCode } from '../exit-codes.js';
-import { createClientSettings } from '../client-settings.js';
+import { ExitCode } from '../errors/exit-codes.js';
+import { createClientSettings } from '../network/client-settings.js';
 import type { Deps } from '../deps.js';
-import { diagnosticsOf } from '../diagnostics.js';
+import { diagnosticsOf } from '../output/diagnostics.js';
 import type { RunState } from '../run-state.js';
-import { resolveProfile } from '../settings.js';
+import { resolveProfile } from '../options/settings.js';
 import { VERSION } from '../version.js';
 import { registerAuthStatus } from './auth-status-tool.js';
 import { registerCheckQuotes } from './check-quotes-tool.js';

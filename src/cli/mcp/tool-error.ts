@@ -1,13 +1,13 @@
 // A failed tool call as a tool result (isError), never a crash of the server: the words `mkt
-// quotes` writes on stderr for the same error (explain.ts, the command's explainer, the hints), then
+// quotes` writes on stderr for the same error (errors/explain.ts, the command's explainer, the hints), then
 // the JSON error object `mkt quotes --json` writes, so that an agent reads what happened and what to
 // do, and a program reads the code and, for a rate limit, the wait it would need.
 import { ApiError, RateLimitError } from '../../api/index.js';
 import { formatDuration, tryAgainAt } from '../../shared/duration.js';
 import { safeJson } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
-import { errorCodeFor, exitCodeFor, statusFor } from '../exit-codes.js';
-import { debugStack, reportWords, type Explainer } from '../explain.js';
+import { errorCodeFor, exitCodeFor, statusFor } from '../errors/exit-codes.js';
+import { debugStack, reportWords, type Explainer } from '../errors/explain.js';
 import { isDebug } from '../io.js';
 import type { RunState } from '../run-state.js';
 import type { CallToolResult } from './sdk.js';

@@ -10,11 +10,11 @@ import {
 } from '../../api/index.js';
 import { BEARER_TOKEN_PATTERN } from '../../shared/patterns.js';
 import type { Deps } from '../deps.js';
-import { CredentialsError, UsageError } from '../errors.js';
+import { CredentialsError, UsageError } from '../errors/errors.js';
 import { baseUrlWords, hostOf, UNTRUSTED_CERTIFICATE } from '../hints/library-errors.js';
 import { quotesExplainer, suggestedMaxWait } from '../hints/quotes.js';
 import type { Explainer, SettingNames, Words } from '../hints/words.js';
-import { checkBaseUrl, checkOrganization, resolveSettings, type Settings, type TargetFlags } from '../settings.js';
+import { checkBaseUrl, checkOrganization, resolveSettings, type Settings, type TargetFlags } from '../options/settings.js';
 
 /** Where an agent's user puts a flag, and a variable, for mkt mcp. */
 export const SERVER_ARGS = 'the server\'s args';

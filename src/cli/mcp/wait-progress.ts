@@ -2,7 +2,7 @@
 // waits within when `mkt mcp` is not told one, and the progress notifications that tell the client,
 // while a call waits, that it is still being answered.
 import type { WaitEvent } from '../../api/index.js';
-import { describeWait } from '../progress.js';
+import { describeWait } from '../output/progress.js';
 import type { RequestHandlerExtra, ServerNotification, ServerRequest } from './sdk.js';
 
 /**

@@ -9,7 +9,7 @@ import { reportFailures } from '../../render/checks/check-report.js';
 import { compileChecks, type CheckSet } from '../../render/checks/compile-checks.js';
 import { evaluateChecks, type CheckVerdict } from '../../render/checks/evaluate-checks.js';
 import { itemsOf } from '../../render/fields.js';
-import { CheckFailedError, UsageError } from '../errors.js';
+import { CheckFailedError, UsageError } from '../errors/errors.js';
 
 export interface CheckFlags {
   check?: string[];

@@ -1,7 +1,7 @@
 // One of a few words, for an option or an argument: commander's `.choices()` keeps the list for help
 // (`(choices: ...)`) and completion, and this parser, set after it with `.argParser()`, replaces its
 // check, which speaks commander's words ("command-argument value 'x' is invalid for argument 'key'").
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import { printable } from '../../shared/text.js';
 
 /**

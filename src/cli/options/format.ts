@@ -7,8 +7,8 @@ import type { Deps } from '../deps.js';
 import { addCheckOption } from './checks.js';
 import { choiceParser } from './choice-parser.js';
 import { commandOptions } from './command-options.js';
-import { UsageError } from '../errors.js';
-import { resolveProfile } from '../settings.js';
+import { UsageError } from '../errors/errors.js';
+import { resolveProfile } from './settings.js';
 import { FORMATS, isFormat, type Format } from '../../render/formats.js';
 import type { FieldNames } from '../../render/fields.js';
 import { printable } from '../../shared/text.js';
@@ -108,7 +108,7 @@ const formatNamed = choiceParser(FORMATS, (given, valid) => new UsageError(`--fo
 const JSON_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson']);
 
 /**
- * Whether what mkt says on stderr is JSON lines (diagnostics.ts: warnings, debug lines, waits, the
+ * Whether what mkt says on stderr is JSON lines (output/diagnostics.ts: warnings, debug lines, waits, the
  * error object last): it follows the effective output format of the command that runs, however it
  * was chosen (--json, --format json, -f json, MKT_FORMAT, the profile's setting). A watch in a pipe
  * streams NDJSON without being asked to: its stderr is text, unless JSON was chosen.

@@ -1,5 +1,5 @@
 // Retries, timeouts, the waiting budget, CAs and the request log: the flags of every command that
-// calls the service. src/cli/client-settings.ts turns them into the client's options.
+// calls the service. src/cli/network/client-settings.ts turns them into the client's options.
 import type { Command } from 'commander';
 import { formatDuration } from '../../shared/duration.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_CA_FILE_BYTES } from '../../shared/limits.js';
@@ -25,7 +25,7 @@ export function addNetworkOptions(command: Command): Command {
 }
 
 /**
- * What --quiet silences (progress.ts, and the confirmations of login and token), for every command
+ * What --quiet silences (output/progress.ts, and the confirmations of login and token), for every command
  * that takes it: the README's "Waiting for the quota" and Networks sections say the same.
  */
 export const QUIET_HELP = 'silence the progress line, every wait announcement (also the waits over 2s otherwise announced in a pipe) and the confirmations of login and token; warnings and errors still print';

@@ -6,8 +6,8 @@ import { Option, type Command } from 'commander';
 import { isPrecision, MAX_PRECISION_PLACES, PRECISIONS, type Precision } from '../../api/index.js';
 import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
-import { resolveProfile } from '../settings.js';
+import { UsageError } from '../errors/errors.js';
+import { resolveProfile } from './settings.js';
 import type { Format } from './format.js';
 
 export interface PrecisionFlags {

@@ -3,7 +3,7 @@
 import type { CheckFlags } from './checks.js';
 import type { Format } from './format.js';
 import type { NetworkFlags } from './network.js';
-import type { TargetFlags } from '../settings.js';
+import type { TargetFlags } from './settings.js';
 
 export interface QuotesOptions extends TargetFlags, NetworkFlags, CheckFlags {
   symbols?: string;

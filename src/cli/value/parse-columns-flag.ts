@@ -6,7 +6,7 @@
 import type { ColumnMapping } from '../../api/index.js';
 import { POSITION_FIELDS, type PositionField } from '../../api/internal.js';
 import { printable } from '../../shared/text.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 
 const EXAMPLE = "e.g. --columns 'symbol=Ticker,quantity=Shares,cost=Avg Cost'";
 

@@ -8,9 +8,9 @@ import { parseInteger } from '../../shared/integer.js';
 import { MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_POSITIONS, MAX_POSITIONS_FILE_BYTES } from '../../shared/limits.js';
 import { readBytesLimited, readFileBytesLimited } from '../../shared/read-limited.js';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import { parseColumnsFlag } from './parse-columns-flag.js';
-import { diagnosticsOf } from '../diagnostics.js';
+import { diagnosticsOf } from '../output/diagnostics.js';
 import { positionsWarning } from './positions-words.js';
 import type { ValueOptions } from './value-options.js';
 

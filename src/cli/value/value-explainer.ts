@@ -6,7 +6,7 @@ import { OptionsError, PositionsError } from '../../api/index.js';
 import type { Deps } from '../deps.js';
 import { quotesExplainer } from '../hints/quotes.js';
 import type { Explainer } from '../hints/words.js';
-import type { TargetFlags } from '../settings.js';
+import type { TargetFlags } from '../options/settings.js';
 import { printable } from '../../shared/text.js';
 import { positionsErrorHint } from './positions-words.js';
 

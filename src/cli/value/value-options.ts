@@ -6,7 +6,7 @@ import type { PriceFormat } from '../../render/price-directives.js';
 import type { Format } from '../options/format.js';
 import type { NetworkFlags } from '../options/network.js';
 import type { PrecisionFlags } from '../options/precision.js';
-import type { TargetFlags } from '../settings.js';
+import type { TargetFlags } from '../options/settings.js';
 
 export interface ValueOptions extends TargetFlags, NetworkFlags, CheckFlags, PrecisionFlags {
   /** The currency of value_base and the totals. */

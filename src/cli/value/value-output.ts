@@ -3,7 +3,7 @@
 // valued (the symbols with no quote, the quotes that cannot be right, the currencies with no rate
 // and the pairs tried), or under --strict exit 3; then the --check verdict, decided on the exact
 // valuation, exit 8 when one failed. When --strict and --check both fail, exit 3 wins, the failed
-// checks reported with it, as for quotes (quotes-output.ts): a check decided on an incomplete
+// checks reported with it, as for quotes (output/quotes-output.ts): a check decided on an incomplete
 // valuation is not a verdict on the portfolio.
 import { READABLE_RATE_DIGITS, valuationAt, type ExactPosition, type ExactValuation, type NoRoute, type Precision, type Valuation, type ValuePortfolioResult } from '../../api/index.js';
 import type { CheckSet } from '../../render/checks/compile-checks.js';
@@ -13,9 +13,9 @@ import { renderPrices, type PriceFormat } from '../../render/price-directives.js
 import { VALUE_MODEL } from '../../render/value-model.js';
 import { judgeChecks } from '../options/checks.js';
 import type { Format } from '../options/format.js';
-import { listSome, reportProblems, warnUnasked } from '../problems.js';
-import type { Terminal } from '../terminal.js';
-import { writeResource } from '../writer.js';
+import { listSome, reportProblems, warnUnasked } from '../output/problems.js';
+import type { Terminal } from '../output/terminal.js';
+import { writeResource } from '../output/writer.js';
 
 export interface WriteValuationOptions {
   format: Format;

@@ -9,8 +9,8 @@ import { renderBoard, type BoardStatus } from '../../render/board.js';
 import { quoteKeys, type QuoteChange } from '../../render/changes.js';
 import { History } from '../../render/sparkline.js';
 import type { Deps } from '../deps.js';
-import { scrubSecrets } from '../secrets.js';
-import type { Terminal } from '../terminal.js';
+import { scrubSecrets } from '../credentials/secrets.js';
+import type { Terminal } from '../output/terminal.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
 import type { Suspendable } from './job-control.js';
 import { createLiveScreen } from './live-screen.js';
@@ -84,7 +84,7 @@ export function createBoardOutput(deps: Deps, screen: Terminal, terminal: WatchT
       draw();
     },
     failed(error, retryAt) {
-      // A diagnostic drawn with the data: scrubbed as stderr is (secrets.ts).
+      // A diagnostic drawn with the data: scrubbed as stderr is (credentials/secrets.ts).
       status.problem = { message: scrubSecrets(deps, error.message), retryAt };
       draw();
     },

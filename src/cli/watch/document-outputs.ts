@@ -11,9 +11,9 @@ import { renderersFor, type Format } from '../../render/formats.js';
 import { formatDuration } from '../../shared/duration.js';
 import { printable } from '../../shared/text.js';
 import { formatClock } from '../../shared/time.js';
-import { scrubSecrets } from '../secrets.js';
-import type { Terminal } from '../terminal.js';
-import { streamResource } from '../writer.js';
+import { scrubSecrets } from '../credentials/secrets.js';
+import type { Terminal } from '../output/terminal.js';
+import { streamResource } from '../output/writer.js';
 import type { BoardOutput } from './board-output.js';
 import { createLiveScreen } from './live-screen.js';
 import type { OutputContext } from './watched-resource.js';
@@ -90,7 +90,7 @@ export function createDocumentBoard<R, T, N extends string, D>(context: OutputCo
       live.draw();
     },
     failed(error, retryAt) {
-      // A diagnostic drawn with the data: scrubbed as stderr is (secrets.ts).
+      // A diagnostic drawn with the data: scrubbed as stderr is (credentials/secrets.ts).
       problem = `retrying at ${formatClock(retryAt)}: ${printable(scrubSecrets(deps, error.message))}`;
       live.draw();
     },

@@ -5,7 +5,7 @@
 // for as long as the process is stopped (Ctrl-Z, job-control.ts). What a frame holds is the
 // resource's (board-output.ts for quotes, document-outputs.ts for a resource drawn as its table).
 import type { Deps } from '../deps.js';
-import type { Terminal } from '../terminal.js';
+import type { Terminal } from '../output/terminal.js';
 import type { Suspendable } from './job-control.js';
 import type { WatchTerminal } from './terminal.js';
 

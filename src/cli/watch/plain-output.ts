@@ -8,7 +8,7 @@ import { renderQuoteTable } from '../../render/quote-table.js';
 import { formatDuration } from '../../shared/duration.js';
 import { formatClock } from '../../shared/time.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
-import type { Terminal } from '../terminal.js';
+import type { Terminal } from '../output/terminal.js';
 import type { WatchTerminal } from './terminal.js';
 import type { QuotePoll, WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';

@@ -5,8 +5,8 @@
 import type { Format } from '../../render/formats.js';
 import type { QuoteFieldName } from '../../render/quote-fields.js';
 import { QUOTE_MODEL } from '../../render/quote-model.js';
-import type { Terminal } from '../terminal.js';
-import { streamResource } from '../writer.js';
+import type { Terminal } from '../output/terminal.js';
+import { streamResource } from '../output/writer.js';
 import type { QuotePoll, WatchOutput } from './watch-output.js';
 import { createWatchWarnings } from './watch-warnings.js';
 

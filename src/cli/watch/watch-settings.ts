@@ -7,12 +7,12 @@
 // a terminal and writes the resource's first stream format anywhere else.
 import { parseDuration } from '../../shared/duration.js';
 import { parseInteger } from '../../shared/integer.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../errors/errors.js';
 import { DEFAULT_INTERVAL_MS, MAX_WATCH_COUNT, MIN_INTERVAL_MS } from '../../shared/limits.js';
 import { parseFields, type FormatChoice } from '../options/format.js';
 import type { FieldNames } from '../../render/fields.js';
 import type { Format } from '../../render/formats.js';
-import type { Terminal } from '../terminal.js';
+import type { Terminal } from '../output/terminal.js';
 
 /** The flags every watch takes (options/watch.ts), and the ones it refuses. */
 export interface WatchFlags {
@@ -46,7 +46,7 @@ export interface WatchSettings<N extends string = string> {
   count: number | undefined;
 }
 
-/** The watch's settings; colour, characters and width are the terminal's (terminal.ts). */
+/** The watch's settings; colour, characters and width are the terminal's (output/terminal.ts). */
 export function resolveWatchSettings<N extends string>(
   terminal: Terminal, model: FieldNames<N>, stream: WatchStream, flags: WatchFlags, chosen: FormatChoice,
 ): WatchSettings<N> {

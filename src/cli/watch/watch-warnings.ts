@@ -2,12 +2,12 @@
 // terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
 // one line per throttling episode, one per failed poll; each with its code (src/shared/warnings.ts),
-// and a JSON line under a JSON format, as the run's diagnostics say everything (diagnostics.ts).
+// and a JSON line under a JSON format, as the run's diagnostics say everything (output/diagnostics.ts).
 import { pairSpellingNote } from '../../shared/pair-spelling.js';
 import { printable } from '../../shared/text.js';
 import type { WarningCode } from '../../shared/warnings.js';
 import { formatClock } from '../../shared/time.js';
-import type { Terminal } from '../terminal.js';
+import type { Terminal } from '../output/terminal.js';
 import type { RateLimitInfo } from '../../api/index.js';
 import type { WatchOutput } from './watch-output.js';
 

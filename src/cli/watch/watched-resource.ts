@@ -10,7 +10,7 @@ import type { CheckSubject } from '../../render/checks/check-model.js';
 import type { FieldNames } from '../../render/fields.js';
 import type { Deps } from '../deps.js';
 import type { Checkable } from '../options/checks.js';
-import type { Terminal } from '../terminal.js';
+import type { Terminal } from '../output/terminal.js';
 import type { BoardOutput } from './board-output.js';
 import type { WatchTerminal } from './terminal.js';
 import type { WatchOutput } from './watch-output.js';
