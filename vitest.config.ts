@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 // one process that holds every worker's.
 
 /** The files that replace a module (vi.mock): each needs modules of its own, so they run isolated. */
-const MOCKING = ['test/cli/client-options.test.ts', 'test/cli/wasm-budget.test.ts'];
+const MOCKING = ['test/cli/network/client-options.test.ts', 'test/cli/network/wasm-budget.test.ts'];
 /**
  * The whole package packed and installed, a build beside a running mkt, and docs/architecture.md's
  * walk-through done in a copy of the repository: they do not depend on the Node that runs them, so

@@ -8,7 +8,7 @@ import { main } from '../../src/cli/main.js';
 import { createProgram } from '../../src/cli/program.js';
 import { createTestDeps, runCli } from '../helpers/cli.js';
 import { useServers } from '../helpers/fault-server.js';
-import { useSandboxSession } from './fixtures.js';
+import { useSandboxSession } from '../helpers/sandbox-session.js';
 
 const session = useSandboxSession();
 const { run, login } = session;

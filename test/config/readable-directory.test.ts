@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
-import { useSandboxSession } from '../cli/fixtures.js';
+import { useSandboxSession } from '../helpers/sandbox-session.js';
 
 const posix = process.platform !== 'win32';
 const session = useSandboxSession();

@@ -6,7 +6,7 @@ import { DEMO } from '../../src/sandbox/index.js';
 import { EXE } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { startMcp, structured, type McpProcess } from '../mcp/mcp-process.js';
+import { startMcp, structured, type McpProcess } from '../helpers/mcp-process.js';
 
 describe.skipIf(EXE === undefined)('mkt mcp in the standalone executable', () => {
   let sandbox: TestSandbox;

@@ -22,7 +22,7 @@ import { ROOT } from '../helpers/bin.js';
 const run = promisify(execFile);
 const PATCH = path.join(ROOT, 'test', 'package', 'walk-through', 'venues.patch');
 const TESTS = [
-  'test/cli/venues.test.ts', 'test/shared/operations.test.ts', 'test/sandbox/openapi.test.ts', 'test/api/openapi-types.test.ts', 'test/completion/complete.test.ts',
+  'test/cli/commands/venues.test.ts', 'test/shared/operations.test.ts', 'test/sandbox/openapi.test.ts', 'test/api/openapi-types.test.ts', 'test/cli/completion/complete.test.ts',
   'test/package/links.test.ts',
 ];
 

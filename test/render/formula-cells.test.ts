@@ -1,5 +1,5 @@
 // The CSV and TSV writers' own guard against cells a spreadsheet would run (OWASP's CSV injection):
-// what mkt reads can no longer hold one (test/cli/formula-cells.test.ts), so a cell that would start
+// what mkt reads can no longer hold one (test/cli/commands/formula-cells.test.ts), so a cell that would start
 // a formula at the writer is a fault of mkt's, and the text is refused whole rather than written with
 // the cell rewritten or left to run. A number that starts with - is a number, and is written.
 import { describe, expect, it } from 'vitest';

@@ -29,7 +29,7 @@ export interface Completion {
 /**
  * A value that is a path, by the name its option or argument gives it in help (`--ca-file <path>`,
  * `mkt value <file>`), and how the shell completes it: file names, or directories only. Any other
- * value completes from its choices or not at all. test/completion/complete.test.ts reads every help
+ * value completes from its choices or not at all. test/cli/completion/complete.test.ts reads every help
  * page and holds each value's name to this list (or to its list of values that are not paths).
  */
 export const PATH_VALUES: Readonly<Record<string, number>> = {

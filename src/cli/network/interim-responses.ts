@@ -20,7 +20,7 @@
 // handed to undici untouched, and nothing more is looked at until the next request.
 //
 // It can go when undici skips a 100 itself (onHeadersComplete treating it as it treats 102 and 103):
-// test/cli/interim-responses.test.ts then passes without it.
+// test/cli/network/interim-responses.test.ts then passes without it.
 import type { Socket } from 'node:net';
 
 const EMPTY = Buffer.alloc(0);
