@@ -21,6 +21,7 @@ describe('layers point one way', () => {
     ['src/sandbox/wrong.ts', "import { getQuotes } from '../api/quotes.js';\nexport { getQuotes };\n"],
     ['src/cli/commands/wrong.ts', "import { getQuotes } from '../../api/quotes.js';\nexport { getQuotes };\n"],
     ['src/cli/wrong.ts', "import type { TransportOptions } from '../api/transport.js';\nexport type { TransportOptions };\n"],
+    ['src/cli/network/wrong.ts', "import type { TransportOptions } from '../../api/transport.js';\nexport type { TransportOptions };\n"],
   ])('%s: %s fails lint', async (file, text) => {
     expect(await problems(file, text)).toEqual([expect.stringMatching(/may not import from/)]);
   });
@@ -32,6 +33,7 @@ describe('layers point one way', () => {
     ['src/cli/commands/right.ts', "import { ConfigStore } from '../../config/store.js';\nexport { ConfigStore };\n"],
     ['src/cli/commands/right.ts', "import { createClient } from '../../api/index.js';\nexport { createClient };\n"],
     ['src/cli/right.ts', "import { createClientWith } from '../api/internal.js';\nexport { createClientWith };\n"],
+    ['src/cli/network/right.ts', "import { createClientWith } from '../../api/internal.js';\nexport { createClientWith };\n"],
   ])('%s: %s passes', async (file, text) => {
     expect(await problems(file, text)).toEqual([]);
   });
