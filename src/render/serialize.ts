@@ -61,8 +61,9 @@ function withDecimals(value: unknown, decimals: ReadonlySet<string>, indent: str
  * The document, two-space indent: the layout of JSON.stringify(value, null, 2), with the prices as
  * numbers. Its members in the declared order (`{"data": [...]}` when nothing is declared; quotes:
  * `data`, `missing`, and `stale` with --max-age); a member whose value is undefined is left out, as
- * JSON.stringify leaves it. The pieces go into one array and are joined once, which at 10,000 quotes
- * is twice as fast as building each quote's text apart.
+ * JSON.stringify leaves it. The items are one string grown by +=, which V8 keeps as a rope and
+ * flattens once when it is written: at 10,000 positions, once compiled, half the time of pushing the
+ * pieces into an array and joining them.
  */
 export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, D> | undefined, fields: readonly Field<T>[], now: number): string {
   const source = document as Record<string, unknown>;
@@ -82,14 +83,14 @@ export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, 
   members(declaration?.before);
   const items = (source[itemsKey] as readonly T[] | undefined) ?? [];
   open(itemsKey);
-  parts.push('[');
+  let list = '[';
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    parts.push(i === 0 ? '\n    {' : ',\n    {');
-    for (let f = 0; f < fields.length; f++) parts.push(keys[f]!, jsonValue(fields[f]!, item, now));
-    parts.push('\n    }');
+    list += i === 0 ? '\n    {' : ',\n    {';
+    for (let f = 0; f < fields.length; f++) list += keys[f]! + jsonValue(fields[f]!, item, now);
+    list += '\n    }';
   }
-  parts.push(items.length === 0 ? ']' : '\n  ]');
+  parts.push(list, items.length === 0 ? ']' : '\n  ]');
   members(declaration?.after);
   parts.push('\n}\n');
   return parts.join('');

@@ -7,6 +7,8 @@
 // the text (its mantissa and exponent), never by writing the number out.
 import { MAX_FRACTION_DIGITS, MAX_INTEGER_DIGITS, MAX_SIGNIFICANT_DIGITS } from './limits.js';
 
+const SHORTEST_BOUND = Math.min(MAX_SIGNIFICANT_DIGITS, MAX_INTEGER_DIGITS, MAX_FRACTION_DIGITS);
+
 /** JSON's number grammar, with an exponent of any length: what decimalBoundsProblem reads. */
 export const DECIMAL_SYNTAX = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -24,6 +26,9 @@ export interface DecimalBoundsProblem {
  * Linear in the text's length, whatever the exponent says.
  */
 export function decimalBoundsProblem(text: string): DecimalBoundsProblem | undefined {
+  // Plain notation no longer than the least bound is within all three: every price and quantity a
+  // market writes, decided without taking the text apart.
+  if (text.length <= SHORTEST_BOUND && !text.includes('e') && !text.includes('E')) return undefined;
   let end = text.indexOf('e');
   if (end === -1) end = text.indexOf('E');
   const exponentText = end === -1 ? '' : text.slice(end + 1);
