@@ -15,6 +15,7 @@
 // An example that cannot be run to its end is marked where it is written, by the rule the README
 // states (Development): its comment ends in (interactive), (long-running) or (set-up). Any other that
 // asks at a prompt, does not end or fails, fails here.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'lossless-json';
@@ -402,6 +403,10 @@ const EXACT: Record<string, (ran: Ran) => string | Promise<string>> = {
 
 const examples = await helpExamples();
 const runnable = examples.filter((example) => example.mark === undefined);
+// An example through jq is skipped where there is none, saying so (as test/cli/readme-jq.test.ts is).
+const jq = spawnSync('sh', ['-c', 'command -v jq']).status === 0;
+if (!jq) console.warn('test/cli/help-examples.test.ts: no jq here, the examples that pipe into it are skipped');
+const usesJq = (example: HelpExample) => /\|\s*jq\b/.test(example.command);
 
 describe('the help examples', () => {
   it('are read from every page that has any, and those not run are marked by the one rule', async () => {
@@ -418,7 +423,8 @@ describe('the help examples', () => {
     for (const command of Object.keys(EXACT)) expect(runnable.map((example) => example.command)).toContain(command);
   });
 
-  it.each(runnable.map((example) => [`${example.page}: ${example.command}`, example] as const))('%s', async (_name, example) => {
+  it.for(runnable.map((example): [string, HelpExample] => [`${example.page}: ${example.command}`, example]))('%s', { timeout: 90_000 }, async ([, example], { skip }) => {
+    if (usesJq(example) && !jq) skip('no jq here');
     const ran = await run(example);
     const problems = await problemsOf(ran);
     const exact = EXACT[example.command];
@@ -427,7 +433,7 @@ describe('the help examples', () => {
       if (ran.result.stdout !== expected) problems.push(`printed ${JSON.stringify(ran.result.stdout)}, not ${JSON.stringify(expected)}`);
     }
     expect(problems.join('\n')).toBe('');
-  }, 90_000);
+  });
 
   it.each([
     ['asks at a prompt', 'mkt login --org org_demo', /asked at a prompt; .*\(interactive\)/],
