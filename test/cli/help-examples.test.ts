@@ -65,6 +65,8 @@ let sb: TestSandbox;
 let shell: InProcessShell;
 let dir: string;
 let work: string;
+/** The examples' home: where they install completion scripts. */
+let HOME: string;
 /** A token for the test's own requests to the sandbox. */
 let token: string;
 const log: RequestLogEntry[] = [];
@@ -73,8 +75,9 @@ beforeAll(async () => {
   token = await getToken(sb.url);
   dir = tempDir('mkt-help-examples-');
   work = path.join(dir, 'work');
+  HOME = path.join(dir, 'home');
   fs.mkdirSync(work);
-  fs.mkdirSync(path.join(dir, 'home'));
+  fs.mkdirSync(HOME);
   for (const [name, { text, mode }] of Object.entries(FILES)) fs.writeFileSync(path.join(work, name), text, { mode: mode ?? 0o644 });
   shell = await startInProcessShell(dir, { now: () => sb.clock.now(), sleep: async (ms) => sb.clock.advance(ms), maxSleeps: 200 });
 });
@@ -114,7 +117,7 @@ interface Ran {
 
 async function run(example: HelpExample): Promise<Ran> {
   const config = await pageConfig(example.page);
-  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: path.join(dir, 'home'), LANG: 'C.UTF-8', MKT_BASE_URL: sb.url, MKT_CONFIG_DIR: config };
+  const env: Record<string, string> = { PATH: process.env.PATH!, HOME, LANG: 'C.UTF-8', MKT_BASE_URL: sb.url, MKT_CONFIG_DIR: config };
   for (const name of example.comment.match(/\bMKT_[A-Z_]+/g) ?? []) if (SECRETS[name] !== undefined) env[name] = SECRETS[name];
   sb.clock.set(TEST_EPOCH);
   log.length = 0;
@@ -361,10 +364,11 @@ async function problemsOf({ example, result }: Ran): Promise<string[]> {
     }
   }
   // `> FILE`: the file holds what mkt wrote, the terminal nothing.
-  const file = /\s>\s*(\S+)$/.exec(unquoted)?.[1];
-  if (file !== undefined && result.runs.length > 0) {
-    const written = fs.existsSync(path.join(work, file)) ? fs.readFileSync(path.join(work, file), 'utf8') : undefined;
-    if (written !== result.runs.at(-1)!.stdout) problems.push(`${file} does not hold what mkt wrote`);
+  const named = /\s>\s*(\S+)$/.exec(unquoted)?.[1];
+  if (named !== undefined && result.runs.length > 0) {
+    const file = named.replace(/^~\//, `${HOME}/`);
+    const written = fs.existsSync(path.resolve(work, file)) ? fs.readFileSync(path.resolve(work, file), 'utf8') : undefined;
+    if (written !== result.runs.at(-1)!.stdout) problems.push(`${named} does not hold what mkt wrote`);
     if (result.stdout !== '') problems.push('wrote on the terminal as well as to the file');
   }
   return problems;

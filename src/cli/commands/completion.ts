@@ -21,9 +21,9 @@ Load it in the current shell:
   $ mkt completion fish | source             # fish (set-up)
 
 Install it for every new shell (for bash, adding the first line to ~/.bashrc does as well):
-  $ mkt completion bash > ~/.local/share/bash-completion/completions/mkt   # bash (set-up)
+  $ mkdir -p ~/.local/share/bash-completion/completions && mkt completion bash > ~/.local/share/bash-completion/completions/mkt
   $ mkt completion zsh > "\${fpath[1]}/_mkt"   # zsh: any directory in $fpath (set-up)
-  $ mkt completion fish > ~/.config/fish/completions/mkt.fish             # fish (set-up)
+  $ mkdir -p ~/.config/fish/completions && mkt completion fish > ~/.config/fish/completions/mkt.fish
 
 The script asks mkt for the candidates at each Tab: new commands, options and profiles complete
 without reinstalling it.`)
