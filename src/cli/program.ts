@@ -43,11 +43,11 @@ export function createProgram(deps: Deps, state: RunState, commands: readonly Re
 The shared options go before or after the command: \`mkt --profile ci quotes EURUSD\`.
 
 Examples:
-  $ mkt login --org org_demo                   # prompts for the API key, masked
+  $ mkt login --org org_demo                   # prompts for the API key, masked (interactive)
   $ mkt login --with-api-key --org org_demo < key.txt
   $ mkt quotes EURUSD AAPL                     # a table on a terminal, TSV in a pipe
   $ mkt quotes EURUSD --json | jq '.data[0].mid'
-  $ mkt sandbox --port 0                       # a local Market Data Service with a demo key
+  $ mkt sandbox --port 0                       # a local Market Data Service with a demo key (long-running)
 
 Run \`mkt help exit-codes\` for the exit codes and \`mkt help environment\` for the environment variables.`);
   addTargetOptions(program);

@@ -68,3 +68,56 @@ export async function everyHelpPage(): Promise<Array<[string[], HelpPage]>> {
   await visit([]);
   return pages;
 }
+
+/** The topics of `mkt help`: what `mkt help <Tab>` offers that is not a command. */
+export async function helpTopics(): Promise<string[]> {
+  const offered = await runCli(['__complete', 'help', '']);
+  const commands = new Set((await helpPage()).commands);
+  return offered.stdout.split('\n').filter((line) => /^[^:]/.test(line)).map((line) => line.split('\t')[0]!).filter((name) => name !== '' && !commands.has(name));
+}
+
+/** Why an example is not run, as the mark that ends its comment says (README, "Development"). */
+export const EXAMPLE_MARKS = ['interactive', 'long-running', 'set-up'] as const;
+
+export interface HelpExample {
+  /** Where it is shown: `mkt value --help`, `mkt help environment`. */
+  page: string;
+  /** The command line after the `$ ` prompt, its comment left off. */
+  command: string;
+  /** Its comment, after `# `; '' when it has none. */
+  comment: string;
+  /** The mark its comment ends with, `(interactive)`; undefined: the example is run. */
+  mark: (typeof EXAMPLE_MARKS)[number] | undefined;
+}
+
+/** `line` split where a shell would start its comment: a `#` beginning a word, outside quotes. */
+function splitComment(line: string): [string, string] {
+  let quote: string | undefined;
+  for (let at = 0; at < line.length; at++) {
+    const char = line[at]!;
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      else if (char === '\\' && quote === '"') at++;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '\\') at++;
+    else if (char === '#' && (at === 0 || /\s/.test(line[at - 1]!))) return [line.slice(0, at).trimEnd(), line.slice(at + 1).trim()];
+  }
+  return [line.trimEnd(), ''];
+}
+
+/** Every `$ ` line of every help page and `mkt help` topic, as users see them. */
+export async function helpExamples(): Promise<HelpExample[]> {
+  const pages: Array<[string, string]> = (await everyHelpPage()).map(([words, page]) => [`mkt ${[...words, '--help'].join(' ')}`, page.text]);
+  for (const topic of await helpTopics()) {
+    const result = await runCli(['help', topic]);
+    expect(result.code).toBe(0);
+    pages.push([`mkt help ${topic}`, result.stdout]);
+  }
+  return pages.flatMap(([page, text]) => text.split('\n').flatMap((line) => {
+    const prompt = /^\s+\$ (.*)$/.exec(line);
+    if (!prompt) return [];
+    const [command, comment] = splitComment(prompt[1]!);
+    const mark = EXAMPLE_MARKS.find((name) => comment.endsWith(`(${name})`));
+    return [{ page, command, comment, mark }];
+  }));
+}

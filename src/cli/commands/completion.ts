@@ -16,15 +16,14 @@ export function registerCompletion(program: Command, deps: Deps, state: RunState
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser(shellNamed))
     .addHelpText('after', `
 Load it in the current shell:
-  bash:  source <(mkt completion bash)
-  zsh:   source <(mkt completion zsh)        # after compinit
-  fish:  mkt completion fish | source
+  $ source <(mkt completion bash)            # bash (set-up)
+  $ source <(mkt completion zsh)             # zsh, after compinit (set-up)
+  $ mkt completion fish | source             # fish (set-up)
 
-Install it for every new shell:
-  bash:  mkt completion bash > ~/.local/share/bash-completion/completions/mkt
-         (or add "source <(mkt completion bash)" to ~/.bashrc)
-  zsh:   mkt completion zsh > "\${fpath[1]}/_mkt"   # any directory in $fpath
-  fish:  mkt completion fish > ~/.config/fish/completions/mkt.fish
+Install it for every new shell (for bash, adding the first line to ~/.bashrc does as well):
+  $ mkdir -p ~/.local/share/bash-completion/completions && mkt completion bash > ~/.local/share/bash-completion/completions/mkt
+  $ mkt completion zsh > "\${fpath[1]}/_mkt"   # zsh: any directory in $fpath (set-up)
+  $ mkdir -p ~/.config/fish/completions && mkt completion fish > ~/.config/fish/completions/mkt.fish
 
 The script asks mkt for the candidates at each Tab: new commands, options and profiles complete
 without reinstalling it.`)

@@ -43,7 +43,7 @@ prompt. --base-url and --org given here (or an organization typed at the prompt)
 profile for later commands; logout removes the token only.
 
 Examples:
-  $ mkt login --org org_demo --base-url https://api.example.com   # asks for the key, masked
+  $ mkt login --org org_demo --base-url https://api.example.com   # asks for the key, masked (interactive)
   $ mkt login --with-api-key --org org_demo < key.txt             # from a file only you can read
   $ MKT_API_KEY=demo.demo-secret mkt login --org org_demo         # the sandbox's demo key only`);
   addNetworkOptions(addTargetOptions(command)).action(async (_options: LoginOptions, self: Command) => {

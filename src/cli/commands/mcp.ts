@@ -43,8 +43,8 @@ has VS Code's and the standalone executable's):
   { "mcpServers": { "mkt": { "command": "mkt", "args": ["mcp"] } } }
 
 Examples:
-  $ claude mcp add mkt -- mkt mcp
-  $ mkt mcp --profile ci --max-wait 2m`);
+  $ claude mcp add mkt -- mkt mcp          # Claude Code starts it (set-up)
+  $ mkt mcp --profile ci --max-wait 2m     # serves until its standard input ends (long-running)`);
   addNetworkOptions(addTargetOptions(command));
   // The network options' own words give the CLI's default.
   const maxWait = command.options.find((option) => option.long === '--max-wait');

@@ -51,10 +51,10 @@ Examples:
   $ mkt quotes EURUSD --json | jq -r '.data[0].mid'
   $ mkt quotes EURUSD AAPL --fields symbol,bid,ask --format csv
   $ mkt quotes --symbols-file watchlist.txt --strict --max-age 30s   # a CI smoke check
-  $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits
-  $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .
+  $ mkt quotes EURUSD AAPL --watch                                    # a live board; q quits (interactive)
+  $ mkt quotes EURUSD --watch --interval 5s --changes-only | jq -c .  # a line per change (long-running)
   $ mkt quotes EURUSD AAPL --check 'spread_bps < 5' --check 'AAPL.bid >= 100'   # exit 8 if one fails
-  $ mkt quotes EURUSD --watch --until 'EURUSD.bid > 1.09' --exec ./notify -- 'EURUSD is up'`);
+  $ mkt quotes EURUSD --watch --until 'EURUSD.bid > 1.09' --exec ./notify -- 'EURUSD is up'   # waits for the bid (long-running)`);
   addNetworkOptions(addTargetOptions(command)).action(async (args: string[], _options: QuotesOptions, self: Command) => {
     state.exitCode = await runQuotes(deps, args, commandOptions<QuotesOptions>(self), state);
   });

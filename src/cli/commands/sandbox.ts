@@ -49,10 +49,10 @@ no scopes). Stops on Ctrl-C or SIGTERM. The full contract is in docs/sandbox.md;
 OpenAPI description is served at /openapi.yaml and /openapi.json.
 
 Examples:
-  $ mkt sandbox
-  $ mkt sandbox --port 0 --ready-file sandbox.env --log
-  $ mkt sandbox --per-minute 1000000 --per-hour 1000000 --per-day 1000000 --synthetic 10000
-  $ mkt sandbox --clients ci-clients.json --token-ttl 60`)
+  $ mkt sandbox                                            # on 127.0.0.1:4010 until Ctrl-C (long-running)
+  $ mkt sandbox --port 0 --ready-file sandbox.env --log    # for CI: docs/ci.md (long-running)
+  $ mkt sandbox --per-minute 1000000 --per-hour 1000000 --per-day 1000000 --synthetic 10000   # for load tests (long-running)
+  $ mkt sandbox --clients ci-clients.json --token-ttl 60   # your own clients, tokens for a minute (long-running)`)
     .action(async (flags: SandboxFlags) => {
       await runSandbox(deps, flags);
     });

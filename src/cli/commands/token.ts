@@ -51,7 +51,7 @@ never the secret); tokens minted for other clients are kept beside the profile's
 --base-url and --org given here are kept in the profile for later commands.
 
 Examples:
-  $ mkt token --org org_demo                                       # asks for the id and the secret
+  $ mkt token --org org_demo                                       # asks for the id and the secret (interactive)
   $ mkt token --client-id ci --with-client-secret --org org_demo < secret.txt
   $ export TOKEN=$(mkt token --client-id ci --with-client-secret --print < secret.txt)
   $ mkt token --json | jq .expires_in          # MKT_CLIENT_ID and MKT_CLIENT_SECRET from a secret store`);

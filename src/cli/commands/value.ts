@@ -94,9 +94,9 @@ Examples:
   $ mkt value portfolio.csv --base USD --json | jq -r '.missing[]'     # the symbols with no quote
   $ mkt value - --base USD --strict < portfolio.tsv        # a cron job: exit 3 if incomplete
   $ mkt value portfolio.csv --base USD --check 'total_base >= 10000' --check 'AAPL.pnl > 0'   # exit 8 if one fails
-  $ mkt value portfolio.csv --base USD --watch --interval 30s            # a live board; q quits
+  $ mkt value portfolio.csv --base USD --watch --interval 30s            # a live board; q quits (interactive)
   $ mkt value portfolio.csv --base USD --watch --count 10 --format tsv --fields row,value_base | awk -F'\\t' '$1 == "total_base" {print $2}'
-  $ mkt value portfolio.csv --base EUR --watch --until 'total_base > 1000000' --exec ./notify -- 'rich'`);
+  $ mkt value portfolio.csv --base EUR --watch --until 'total_base > 1000000' --exec ./notify -- 'rich'   # waits for the total (long-running)`);
   addNetworkOptions(addTargetOptions(command)).action(async (file: string, _options: ValueOptions, self: Command) => {
     state.exitCode = await runValue(deps, file, commandOptions<ValueOptions>(self), state);
   });
