@@ -11,7 +11,8 @@ import type { PacedAnswer, Transport } from '../../src/api/transport.js';
 import type { RateLimitInfo } from '../../src/api/types.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, useServers } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli } from '../helpers/quotes-env.js';
+import { quotesEnv } from '../helpers/quotes-env.js';
+import { runCli } from '../helpers/cli.js';
 import { fakeTime, skippingTime } from '../helpers/fake-time.js';
 
 /** The endpoint a pacer paces, for its errors. */
@@ -66,7 +67,7 @@ describe('batched quotes stay within the announced budget', () => {
       const clock = skippingTime();
       const limiter = strictLimiter(1, 1000, style, clock.now);
       const api = await server((req, res) => limiter.handle(req, res));
-      const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+      const run = await runCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('EURUSD');
@@ -83,7 +84,7 @@ describe('batched quotes stay within the announced budget', () => {
     const limiter = strictLimiter(2, 1000, 'RateLimit-*', clock.now);
     const api = await server((req, res) => limiter.handle(req, res));
     const symbols = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL', 'MSFT'];
-    const run = await timedCli(['quotes', ...symbols, '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), stderrIsTTY: true, now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', ...symbols, '--batch-size', '1', '--concurrency', '1'], { env: quotesEnv(api.url), stderrIsTTY: true, now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(limiter.refused()).toBe(0);
     expect(api.requests).toHaveLength(5);
@@ -96,7 +97,7 @@ describe('batched quotes stay within the announced budget', () => {
     const clock = skippingTime();
     const limiter = strictLimiter(1, 1000, 'RateLimit-*', clock.now);
     const api = await server((req, res) => limiter.handle(req, res));
-    const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting \d+ ms for it to reset\n/);
   });
@@ -109,7 +110,7 @@ describe('a wait foreseen past --max-wait', () => {
     }));
     const symbols = ['EURUSD', 'USDJPY', 'GBPUSD', 'AAPL', 'MSFT', 'IBM', 'TSLA', 'NVDA', 'AMZN', 'META'];
     const waits: number[] = [];
-    const run = await timedCli(['quotes', ...symbols, '--batch-size', '1'], { env: quotesEnv(api.url), sleep: async (ms) => void waits.push(ms) });
+    const run = await runCli(['quotes', ...symbols, '--batch-size', '1'], { env: quotesEnv(api.url), sleep: async (ms) => void waits.push(ms) });
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(1);
     expect(waits).toEqual([]);

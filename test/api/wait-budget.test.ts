@@ -8,7 +8,8 @@ import { sendRequest } from '../../src/api/request.js';
 import type { HttpRequest } from '../../src/api/transport.js';
 import { createWaitBudget } from '../../src/api/wait-budget.js';
 import { sendError, sendQuotes, symbolsOf, useServers } from '../helpers/fault-server.js';
-import { quotesEnv, timedCli } from '../helpers/quotes-env.js';
+import { quotesEnv } from '../helpers/quotes-env.js';
+import { runCli } from '../helpers/cli.js';
 import { fakeTime } from '../helpers/fake-time.js';
 
 const { start: server } = useServers();
@@ -32,7 +33,7 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
   it('a 429 in every batch: exit 6 once the waits in all would pass --max-wait 2s', async () => {
     const api = await server(firstAttemptLimited());
     const clock = fakeTime(Date.now());
-    const run = await timedCli([...batched, '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli([...batched, '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     // Two batches wait 1 s each; the third batch's wait would make 3 s, so it fails at once.
     expect(clock.sleeps).toEqual([1000, 1000]);
@@ -46,7 +47,7 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
   it('the same server with a budget that covers every wait: all four batches succeed', async () => {
     const api = await server(firstAttemptLimited());
     const clock = fakeTime(Date.now());
-    const run = await timedCli([...batched, '--max-wait', '4s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli([...batched, '--max-wait', '4s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     for (const symbol of SYMBOLS) expect(run.stdout).toContain(symbol);
@@ -65,7 +66,7 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
     });
     // Waits end at once but are counted on the real clock: all three start within a few ms.
     const waits: number[] = [];
-    const run = await timedCli(['quotes', ...SYMBOLS, '--batch-size', '1', '--concurrency', '3', '--max-wait', '30s'], {
+    const run = await runCli(['quotes', ...SYMBOLS, '--batch-size', '1', '--concurrency', '3', '--max-wait', '30s'], {
       env: quotesEnv(api.url), sleep: async (ms) => void waits.push(ms),
     });
     // One wait, told once, though three batches wait it out.
@@ -85,7 +86,7 @@ describe('mkt quotes: --max-wait caps the whole command', () => {
       return sendQuotes(req, res);
     });
     const clock = fakeTime(Date.now());
-    const run = await timedCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--max-wait', '1500ms', '--verbose'], {
+    const run = await runCli(['quotes', 'EURUSD', 'USDJPY', '--batch-size', '1', '--concurrency', '1', '--max-wait', '1500ms', '--verbose'], {
       env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep,
     });
     expect(run.stderr).toMatch(/\* pacing: no requests left in this rate-limit window \(RateLimit-Remaining: 0\); waiting 1000 ms for it to reset\n/);

@@ -1,7 +1,6 @@
 // What the network tests share (test/cli/network, and the pacer and the wait budget in test/api):
 // credentials that must never show up in output, the environment that lets `mkt quotes` run without
-// a login, and a timer.
-import { runCli, type RunResult, type TestDepsOptions } from './cli.js';
+// a login.
 
 /** Secrets with distinctive shapes, so a grep for them cannot match anything else. */
 export const TOKEN = 'tok_SECRET_4b7e91d2c0a8';
@@ -11,16 +10,6 @@ export const ISSUED_TOKEN = 'at_SECRET_issued_6e1f04b9';
 
 export function quotesEnv(baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return { MKT_TOKEN: TOKEN, MKT_ORG: 'org_demo', MKT_BASE_URL: baseUrl, ...extra };
-}
-
-export interface TimedRun extends RunResult {
-  ms: number;
-}
-
-export async function timedCli(argv: string[], options: TestDepsOptions = {}): Promise<TimedRun> {
-  const started = performance.now();
-  const result = await runCli(argv, options);
-  return { ...result, ms: performance.now() - started };
 }
 
 /** The auth endpoints' happy answer. */

@@ -43,11 +43,12 @@ describe('startSandbox', () => {
     // An idle connection that has not even sent a request.
     const idle = net.connect(sandbox.port, '127.0.0.1');
     await new Promise((resolve) => idle.once('connect', resolve));
-    const before = Date.now();
+    const ended = new Promise((resolve) => idle.once('close', resolve));
+    // A close() that waited for the idle connection would outlast the test's timeout; the connection
+    // is ended by the server, not by its timeouts. No duration is asserted.
     await sandbox.close();
     await sandbox.close();
-    // Generous, for a busy machine: waiting for the idle connection would take 60 s.
-    expect(Date.now() - before).toBeLessThan(10_000);
+    await ended;
     agent.destroy();
     idle.destroy();
   });
@@ -127,10 +128,10 @@ describe('closing after a malformed request', () => {
     socket.on('error', () => {});
     socket.write('HELLO\r\n\r\n');
     expect(await answer).toMatch(/^HTTP\/1\.1 400 /);
-    const before = Date.now();
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    // The lingering connection would hold close() for its timeouts, past the test's own: the server
+    // ends it. No duration is asserted.
     await sandbox.close();
-    // Generous, for a busy machine: the lingering connection would hold close() for its timeouts.
-    expect(Date.now() - before).toBeLessThan(10_000);
-    socket.destroy();
+    await ended;
   });
 });

@@ -108,12 +108,11 @@ describe('mkt login', () => {
     const controller = new AbortController();
     const never = new PassThrough();
     setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    // Standard input never ends: a read that ignored the signal would never return, and the test's
+    // own timeout would fail it. No duration is asserted.
     const result = await runCli(['login', '--with-api-key', '--org', 'org_demo', '--base-url', NOWHERE], { stdin: never, signal: controller.signal });
     expect(result.code).toBe(130);
     expect(result.stderr).toBe('error: interrupted\n');
-    // Generous, for a busy machine: standard input never ends, so a read that ignored the signal never would.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('warns that MKT_TOKEN overrides the stored token', async () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { quotesBody, sendQuotes, streamFiller, trickle, useServers } from '../../helpers/fault-server.js';
 import { fakeTime } from '../../helpers/fake-time.js';
-import { API_KEY, quotesEnv, timedCli, TOKEN } from '../../helpers/quotes-env.js';
+import { API_KEY, quotesEnv, TOKEN } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server } = useServers();
 
@@ -30,7 +31,7 @@ describe('a connection cut mid-body', () => {
   it.each(['destroy', 'resetAndDestroy'] as const)('once (%s): retried, and the retry succeeds', async (how) => {
     const api = await server((req, res, { index }) => index === 0 ? cutMidBody(res, how) : sendQuotes(req, res));
     const waits = fakeWaits();
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...waits.deps });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...waits.deps });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('EURUSD');
@@ -41,7 +42,7 @@ describe('a connection cut mid-body', () => {
   it.each(['destroy', 'resetAndDestroy'] as const)('every time (%s): exit 7 after 3 attempts', async (how) => {
     const api = await server((_req, res) => cutMidBody(res, how));
     const waits = fakeWaits();
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...waits.deps });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...waits.deps });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(3);
     expect(waits.sleeps).toEqual([250, 500]);
@@ -51,7 +52,7 @@ describe('a connection cut mid-body', () => {
 
   it('announces each retry on a terminal', async () => {
     const api = await server((_req, res) => cutMidBody(res, 'resetAndDestroy'));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), stderrIsTTY: true, ...fakeWaits().deps });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), stderrIsTTY: true, ...fakeWaits().deps });
     expect(run.code).toBe(7);
     // Nothing on the progress line to clear first: each its own line.
     expect(run.stderr).toMatch(/^connection reset; retrying in 250ms \(1\/2\)\nconnection reset; retrying in 500ms \(2\/2\)\nerror: /);
@@ -73,11 +74,10 @@ describe('servers that are slow on purpose: exit 7 at the deadline, which covers
 
   it.each(Object.keys(slow) as Array<keyof typeof slow>)('%s', async (name) => {
     const api = await server((req) => slow[name](req.socket));
-    const run = await timedCli(['quotes', 'EURUSD', '--timeout', '1s'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--timeout', '1s'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
-    // The deadline is a real timer (the one real-time check of it; 10x its length): a server that
-    // trickles for 40 s, or never answers, would run far past this bound if each byte reset it.
-    expect(run.ms).toBeLessThan(10_000);
+    // The deadline is a real timer: had each byte reset it, the run would go on as long as the
+    // server trickles (hours), and the test's own timeout would fail it. No duration is asserted.
     // A timeout is not retried: the next attempt would most likely hang as long.
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes did not complete within 1s\n/);
@@ -97,7 +97,7 @@ describe('a 50 MB body', () => {
       res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(FIFTY_MB) } : {}) });
       streamed = streamFiller(res, FIFTY_MB);
     });
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: the response to GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes is larger than 32 MiB; refusing to read it\n/);
     expect(run.stderr).toContain('\nhint: request fewer symbols per call (a smaller --batch-size), or check that the base URL (MKT_BASE_URL) points at the Market Data Service\n');
@@ -121,7 +121,7 @@ describe('redirects are not followed with credentials', () => {
     const api = await server((req, res) => {
       res.writeHead(status, { location: `${elsewhere.url}${req.url}`, 'content-type': 'text/html' }).end('<a>moved</a>');
     });
-    const run = await timedCli([...argv], { env: { ...quotesEnv(api.url), MKT_API_KEY: API_KEY } });
+    const run = await runCli([...argv], { env: { ...quotesEnv(api.url), MKT_API_KEY: API_KEY } });
     expect(run.code).toBe(1);
     expect(elsewhere.requests).toHaveLength(0);
     expect(api.requests).toHaveLength(1);
@@ -136,7 +136,7 @@ describe('absurd token lifetimes', () => {
   it('login with expires_in 1e13: the issued token is kept, good for ten years', async () => {
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
       .end('{"access_token":"at_issued_77f0","token_type":"Bearer","expires_in":1e13}'));
-    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' }, now: () => Date.parse('2026-03-01T12:00:00Z') });
+    const run = await runCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' }, now: () => Date.parse('2026-03-01T12:00:00Z') });
     expect(run.stderr).toMatch(/^Logged in to .* token expires in 3650d,/);
     expect(run.code).toBe(0);
   });
@@ -144,7 +144,7 @@ describe('absurd token lifetimes', () => {
   it('login with expires_in 0: exit 1, the service issued a token that has already expired', async () => {
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' })
       .end('{"access_token":"at_issued_77f0","token_type":"Bearer","expires_in":0}'));
-    const run = await timedCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    const run = await runCli(['login'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: POST http:\/\/127\.0\.0\.1:\d+\/auth\/cli-login returned expires_in 0: the service issued a token that has already expired\n/);
     expect(run.stderr).not.toContain('Logged in');

@@ -58,15 +58,13 @@ describe('interrupted: exit 130 at once, the config store intact', () => {
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     await api.waitForRequests(1);
     if (stage === 'wait') await until(() => stderr.includes('rate limited; retrying in 30s (1/2)'), 'the wait to start');
-    const sent = performance.now();
     child.kill(signal);
+    // Left alone, the request would hang for its 15 s timeout and be sent again, and the wait would
+    // last 30 s: collect's 20 s deadline and the one request below fail either, with no timing asserted.
     const result = await done;
-    const ms = performance.now() - sent;
 
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
-    // Generous, for a busy machine: left alone, the request hangs for the 15 s timeout and the wait lasts 30 s.
-    expect(ms).toBeLessThan(10_000);
     expect(result.stderr).toMatch(/^error: interrupted$/m);
     expect(result.stdout).toBe('');
     expect(api.requests).toHaveLength(1);

@@ -9,9 +9,9 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { useServers } from '../../helpers/fault-server.js';
 import { createClient, TimeoutError } from '../../../src/api/index.js';
 import { ROOT, baseEnv, collect, mkt } from '../../helpers/bin.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir, runCli } from '../../helpers/cli.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
-import { API_KEY, quotesEnv, timedCli } from '../../helpers/quotes-env.js';
+import { API_KEY, quotesEnv } from '../../helpers/quotes-env.js';
 
 const { closeLater } = useServers();
 
@@ -23,17 +23,17 @@ const noWait = async () => {};
 describe('a proxy that never answers CONNECT', () => {
   it('exit 7 at --timeout, one CONNECT (a timeout is not retried)', async () => {
     const silent = await proxy({ silentConnect: true });
-    const run = await timedCli(['quotes', 'EURUSD', '--timeout', '300ms'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: silent.url }), sleep: noWait });
+    const run = await runCli(['quotes', 'EURUSD', '--timeout', '300ms'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: silent.url }), sleep: noWait });
     expect(run.stderr).toMatch(/^error: GET https:\/\/api\.example\.test\/v1\/market\/quotes did not complete within 300ms\n/);
     expect(run.code).toBe(7);
     expect(silent.seen.map((s) => s.line)).toEqual(['CONNECT api.example.test:443']);
-    // Generous: undici's own limit is 300 s, and before issue 19 the run never ended.
-    expect(run.ms).toBeLessThan(10_000);
+    // undici's own limit is 300 s, and before issue 19 the run never ended: the test's 15 s timeout
+    // fails either, with no duration asserted.
   }, 15_000);
 
   it('login too: exit 7, one CONNECT', async () => {
     const silent = await proxy({ silentConnect: true });
-    const run = await timedCli(['login', '--org', 'org_demo', '--base-url', SERVICE, '--timeout', '300ms'], {
+    const run = await runCli(['login', '--org', 'org_demo', '--base-url', SERVICE, '--timeout', '300ms'], {
       env: { MKT_API_KEY: API_KEY, HTTPS_PROXY: silent.url }, sleep: noWait,
     });
     expect(run.code).toBe(7);
@@ -48,7 +48,7 @@ describe('a proxy that closes each connection', () => {
     ['on reading the CONNECT', { closeConnect: true }],
   ] as const)('%s: one connection per attempt, exit 7 after the retries', async (_when, options) => {
     const closing = await proxy(options);
-    const run = await timedCli(['quotes', 'EURUSD', '--retries', '2'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: closing.url }), sleep: noWait });
+    const run = await runCli(['quotes', 'EURUSD', '--retries', '2'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: closing.url }), sleep: noWait });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: connection reset by api\.example\.test \(GET https:\/\/api\.example\.test\/v1\/market\/quotes\), after 3 attempts\n/);
     expect(closing.connections()).toBe(3);
@@ -57,7 +57,7 @@ describe('a proxy that closes each connection', () => {
 
   it('--retries 0: one connection', async () => {
     const closing = await proxy({ closeConnect: true });
-    const run = await timedCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: closing.url }), sleep: noWait });
+    const run = await runCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(SERVICE, { HTTPS_PROXY: closing.url }), sleep: noWait });
     expect(run.code).toBe(7);
     expect(closing.connections()).toBe(1);
   }, 15_000);

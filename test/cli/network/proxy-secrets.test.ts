@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { sendQuotes, useServers } from '../../helpers/fault-server.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { quotesEnv, timedCli } from '../../helpers/quotes-env.js';
+import { quotesEnv } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server, closeLater } = useServers();
 
@@ -19,7 +20,7 @@ describe('a proxy URL that cannot be used: exit 2, naming the variable, never th
     ['a bad %-escape in the user name', `http://al%zzice:${PASSWORD}@127.0.0.1:3128`, 'a bad %-escape in its user name or password'],
   ])('%s', async (_what, value, why) => {
     for (const name of ['HTTPS_PROXY', 'http_proxy']) {
-      const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv('https://api.example.test', { [name]: value }) });
+      const run = await runCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv('https://api.example.test', { [name]: value }) });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(new RegExp(`^error: ${name} is not a valid proxy URL \\(${why.replace(/[()]/g, '\\$&')}\\): "http://\\[redacted\\]@127\\.0\\.0\\.1:3128"\\n`));
       expect(run.stderr).not.toContain('internal error');
@@ -34,7 +35,7 @@ describe('a proxy that echoes the request in a 502', () => {
     const api = await server((req, res) => sendQuotes(req, res));
     const echo = closeLater(await startForwardProxy({ echoIn502: true }));
     const proxyUrl = echo.url.replace('http://', `http://alice:${PASSWORD}@`);
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], {
+    const run = await runCli(['quotes', 'EURUSD', ...flags], {
       env: quotesEnv(`http://proxied.test:${api.port}`, { HTTP_PROXY: proxyUrl, MKT_ALLOW_INSECURE_HTTP: '1' }), sleep: noWait,
     });
     expect(run.code).toBe(7);

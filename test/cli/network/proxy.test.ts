@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { sendQuotes, useServers } from '../../helpers/fault-server.js';
 import { useTestCertificates } from '../../helpers/tls.js';
 import { startForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
-import { quotesEnv, timedCli, TOKEN } from '../../helpers/quotes-env.js';
+import { quotesEnv, TOKEN } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server, closeLater } = useServers();
 
@@ -25,7 +26,7 @@ describe('HTTP_PROXY, plain http', () => {
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: the request goes through the proxy in absolute form', async (name) => {
     const api = await httpQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { [name]: forward.url, ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { [name]: forward.url, ...INSECURE }) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(forward.seen.map((s) => s.line)).toEqual([`GET ${proxied(api)}/v1/market/quotes?symbols=EURUSD`]);
@@ -35,7 +36,7 @@ describe('HTTP_PROXY, plain http', () => {
   it('a host name only the proxy can resolve (MKT_ALLOW_INSECURE_HTTP=1)', async () => {
     const api = await httpQuotes();
     const forward = await proxy({ hosts: { 'quotes.test:80': `127.0.0.1:${api.port}` } });
-    const run = await timedCli(['quotes', 'EURUSD'], {
+    const run = await runCli(['quotes', 'EURUSD'], {
       env: quotesEnv('http://quotes.test', { HTTP_PROXY: forward.url, MKT_ALLOW_INSECURE_HTTP: '1' }),
     });
     expect(run.stderr).toBe('');
@@ -47,7 +48,7 @@ describe('HTTP_PROXY, plain http', () => {
   it('a proxy value without a scheme means http://', async () => {
     const api = await httpQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url.replace('http://', ''), ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url.replace('http://', ''), ...INSECURE }) });
     expect(run.code).toBe(0);
     expect(forward.seen).toHaveLength(1);
   });
@@ -56,7 +57,7 @@ describe('HTTP_PROXY, plain http', () => {
     const api = await httpQuotes();
     const used = await proxyTo(api);
     const ignored = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { http_proxy: used.url, HTTP_PROXY: ignored.url, ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { http_proxy: used.url, HTTP_PROXY: ignored.url, ...INSECURE }) });
     expect(run.code).toBe(0);
     expect(used.seen).toHaveLength(1);
     expect(ignored.seen).toHaveLength(0);
@@ -65,7 +66,7 @@ describe('HTTP_PROXY, plain http', () => {
   it('HTTPS_PROXY alone does not apply to plain http: direct, where proxied.test does not resolve', async () => {
     const api = await httpQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url, ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url, ...INSECURE }) });
     expect(run.code).toBe(7);
     expect(forward.seen).toHaveLength(0);
     expect(api.requests).toHaveLength(0);
@@ -76,7 +77,7 @@ describe('HTTPS_PROXY, https', () => {
   it.each(['HTTPS_PROXY', 'https_proxy'])('%s: a CONNECT tunnel, TLS checked end to end with --ca-file', async (name) => {
     const api = await httpsQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(proxied(api), { [name]: forward.url }) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(proxied(api), { [name]: forward.url }) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(forward.seen.map((s) => s.line)).toEqual([`CONNECT proxied.test:${api.port}`]);
@@ -88,7 +89,7 @@ describe('HTTPS_PROXY, https', () => {
   it('without the CA the tunnelled TLS fails as it would directly: exit 7', async () => {
     const api = await httpsQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url }) });
     expect(run.code).toBe(7);
     expect(run.stderr).toContain('certificate signed by an unknown authority');
     expect(forward.seen).toHaveLength(1);
@@ -98,7 +99,7 @@ describe('HTTPS_PROXY, https', () => {
   it('a proxy that refuses the tunnel: exit 7, naming the proxy', async () => {
     const api = await httpsQuotes();
     const forward = await proxyTo(api, { refuseConnect: 403 });
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url }) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(proxied(api), { HTTPS_PROXY: forward.url }) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: the proxy refused to connect to proxied\.test:\d+ \(status 403; GET https:/);
     expect(api.requests).toHaveLength(0);
@@ -108,7 +109,7 @@ describe('HTTPS_PROXY, https', () => {
     const api = await httpsQuotes();
     const forward = await proxyTo(api);
     const proxyUrl = forward.url.replace('http://', 'http://alice:PROXY_SECRET_81c3@');
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, '--verbose'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: proxyUrl }) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, '--verbose'], { env: quotesEnv(proxied(api), { HTTPS_PROXY: proxyUrl }) });
     expect(run.code).toBe(0);
     expect(forward.seen[0]!.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('alice:PROXY_SECRET_81c3').toString('base64')}`);
     expect(run.stderr).toContain(`* proxy for https: http://[redacted]@127.0.0.1:`);
@@ -130,7 +131,7 @@ describe('NO_PROXY', () => {
   ] as const)('%s with %s (%s): the proxy sees nothing', async (noProxyName, proxyName, value, scheme) => {
     const api = scheme === 'http' ? await httpQuotes() : await httpsQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, ...direct], {
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile, ...direct], {
       env: quotesEnv(proxied(api), { [proxyName]: forward.url, [noProxyName]: value, ...INSECURE }),
     });
     expect(run.code).toBe(7);
@@ -148,7 +149,7 @@ describe('NO_PROXY', () => {
   ] as const)('NO_PROXY=%s and a base URL on 192.0.2.10: %i requests through the proxy', async (value, proxiedCount) => {
     const api = await httpQuotes();
     const forward = await proxy({ hosts: { '192.0.2.10:80': `127.0.0.1:${api.port}` } });
-    const run = await timedCli(['quotes', 'EURUSD', ...direct], { env: quotesEnv('http://192.0.2.10', { HTTP_PROXY: forward.url, NO_PROXY: value, ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD', ...direct], { env: quotesEnv('http://192.0.2.10', { HTTP_PROXY: forward.url, NO_PROXY: value, ...INSECURE }) });
     expect(run.code).toBe(proxiedCount === 1 ? 0 : 7);
     expect(forward.seen).toHaveLength(proxiedCount);
     expect(api.requests).toHaveLength(proxiedCount);
@@ -157,7 +158,7 @@ describe('NO_PROXY', () => {
   it('a NO_PROXY entry for another host does not bypass it', async () => {
     const api = await httpQuotes();
     const forward = await proxyTo(api);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url, NO_PROXY: 'internal.example.com,10.0.0.0/8,::1', ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(proxied(api), { HTTP_PROXY: forward.url, NO_PROXY: 'internal.example.com,10.0.0.0/8,::1', ...INSECURE }) });
     expect(run.code).toBe(0);
     expect(forward.seen).toHaveLength(1);
   });
@@ -166,7 +167,7 @@ describe('NO_PROXY', () => {
 describe('proxy settings that cannot work', () => {
   it('an invalid proxy URL: exit 2 before any connection', async () => {
     const api = await httpQuotes();
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTP_PROXY: 'http://[not a host' }) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url, { HTTP_PROXY: 'http://[not a host' }) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('error: HTTP_PROXY is not a valid proxy URL');
     expect(api.requests).toHaveLength(0);
@@ -176,7 +177,7 @@ describe('proxy settings that cannot work', () => {
     const api = await httpQuotes();
     const gone = await proxy();
     await gone.close();
-    const run = await timedCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(proxied(api), { HTTP_PROXY: gone.url, ...INSECURE }) });
+    const run = await runCli(['quotes', 'EURUSD', '--retries', '0'], { env: quotesEnv(proxied(api), { HTTP_PROXY: gone.url, ...INSECURE }) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: connection refused by proxied\.test:\d+/);
     expect(run.stderr).toMatch(/\nhint: .*proxy/);
@@ -191,7 +192,7 @@ describe('proxy URLs in messages', () => {
     ['proxy:3128', 'http://proxy:3128'],
   ])('%s is shown as %s', async (value, shown) => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose', '--ca-file', certificates().caFile], {
+    const run = await runCli(['quotes', 'EURUSD', '--verbose', '--ca-file', certificates().caFile], {
       env: quotesEnv(api.url, { HTTPS_PROXY: value, NO_PROXY: '*' }),
     });
     expect(run.code).toBe(0);

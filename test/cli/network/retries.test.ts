@@ -6,7 +6,8 @@ import { parseRetryAfter } from '../../../src/api/rate-limit-headers.js';
 import { isRetryable, sendRequest } from '../../../src/api/request.js';
 import { fakeTime, skippingTime } from '../../helpers/fake-time.js';
 import { sendError, sendQuotes, startFaultServer, useServers, type FaultServer } from '../../helpers/fault-server.js';
-import { API_KEY, CLIENT_SECRET, quotesEnv, timedCli, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { API_KEY, CLIENT_SECRET, quotesEnv, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server, closeLater } = useServers();
 
@@ -18,7 +19,7 @@ describe('429 and Retry-After', () => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
     // From the present, as the quotes the server stamps: not a quote from the future.
     const clock = fakeTime(Date.now());
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('EURUSD\t1.08505');
@@ -28,7 +29,7 @@ describe('429 and Retry-After', () => {
 
   it('waits as Retry-After: 1 says on the real clock too (the one real-time check of the wait)', async () => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(0);
     expect(api.requests).toHaveLength(2);
     // A lower bound only, on the server's clock, with a few ms of timer slack: load cannot shorten a wait.
@@ -41,7 +42,7 @@ describe('429 and Retry-After', () => {
       ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': 'Sun, 01 Mar 2026 12:00:02 GMT' })
       : sendQuotes(req, res));
     const clock = fakeTime(NOW);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(api.requests).toHaveLength(2);
     expect(clock.sleeps).toEqual([2000]);
@@ -50,7 +51,7 @@ describe('429 and Retry-After', () => {
   it('429 forever: exit 6 within --max-wait, saying when to try again', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }));
     const clock = fakeTime(NOW);
-    const run = await timedCli(['quotes', 'EURUSD', '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(3);
     expect(clock.sleeps).toEqual([1000, 1000]);
@@ -63,7 +64,7 @@ describe('429 and Retry-After', () => {
   it('429 without Retry-After: exponential backoff with full jitter, then exit 6', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED'));
     const clock = fakeTime(NOW);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep, random: () => 0.5 });
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(3);
     // Half of 0.5 s, then half of 1 s.
@@ -74,7 +75,7 @@ describe('429 and Retry-After', () => {
   it('a Retry-After longer than --max-wait fails at once with the time to try again', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '120' }));
     const clock = fakeTime(NOW);
-    const run = await timedCli(['quotes', 'EURUSD', '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', '--max-wait', '2s'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
@@ -84,7 +85,7 @@ describe('429 and Retry-After', () => {
 
   it('--json errors carry the 429 as one JSON object', async () => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '600' }));
-    const run = await timedCli(['quotes', 'EURUSD', '--json'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--json'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(6);
     const error = JSON.parse(run.stderr) as { error: { code: string; status: number; exit_code: number; hint: string } };
     expect(error.error).toMatchObject({ code: 'RATE_LIMITED', status: 429, exit_code: 6 });
@@ -105,7 +106,7 @@ describe('absurd waits: exit 6 with a date to try again, at once, never an inter
   ])('%s', async (_name, headers, waitMs, shown) => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', headers));
     const clock = fakeTime(NOW);
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     expect(api.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
@@ -127,7 +128,7 @@ describe('5xx', () => {
 
   it.each([502, 503, 504])('%i twice, then 200: succeeds on the third request', async (status) => {
     const api = await server((req, res, { index }) => index < 2 ? sendError(res, status, 'UNAVAILABLE') : sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('EURUSD');
     expect(api.requests).toHaveLength(3);
@@ -135,7 +136,7 @@ describe('5xx', () => {
 
   it('503 forever: exit 7 after 3 attempts', async () => {
     const api = await server((_req, res) => sendError(res, 503, 'UNAVAILABLE'));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url), ...skipping() });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(3);
     expect(run.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes failed with 503 Service Unavailable after 3 attempts: fault server says UNAVAILABLE\n/);
@@ -143,7 +144,7 @@ describe('5xx', () => {
 
   it('503 asking for longer than --max-wait: exit 7 at once, with the time to try again', async () => {
     const api = await server((_req, res) => sendError(res, 503, 'UNAVAILABLE', { 'retry-after': '90' }));
-    const run = await timedCli(['quotes', 'EURUSD', '--max-wait', '5s'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--max-wait', '5s'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(1);
     expect(run.stderr).toContain('the service asks to wait 1m30s, longer than --max-wait 5s\n');
@@ -152,7 +153,7 @@ describe('5xx', () => {
 
   it('500 is not retried', async () => {
     const api = await server((_req, res) => sendError(res, 500, 'INTERNAL'));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(1);
   });
@@ -173,7 +174,7 @@ describe('the auth POSTs', () => {
 
   it.each(cases)('%s: %s is not retried', async (command, fault) => {
     const api = await server((_req, res) => faults[fault].handle(res));
-    const run = await timedCli([...commands[command].argv], { env: { MKT_BASE_URL: api.url, ...commands[command].env } });
+    const run = await runCli([...commands[command].argv], { env: { MKT_BASE_URL: api.url, ...commands[command].env } });
     expect(run.code).toBe(faults[fault].exit);
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]).toMatchObject({ method: 'POST', url: commands[command].path });
@@ -183,7 +184,7 @@ describe('the auth POSTs', () => {
     const port = await freePort();
     let api: FaultServer | undefined;
     const waits: number[] = [];
-    const run = await timedCli(['login', '--verbose'], {
+    const run = await runCli(['login', '--verbose'], {
       env: { MKT_BASE_URL: `http://127.0.0.1:${port}`, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' },
       // The service comes up during the first wait.
       sleep: async (ms) => {

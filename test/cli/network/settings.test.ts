@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunState } from '../../../src/cli/run-state.js';
 import { createClientSettings } from '../../../src/cli/network/client-settings.js';
 import type { NetworkFlags } from '../../../src/cli/options/network.js';
-import { createTestDeps } from '../../helpers/cli.js';
+import { createTestDeps, runCli } from '../../helpers/cli.js';
 import { fakeTime } from '../../helpers/fake-time.js';
 import { sendError, useServers } from '../../helpers/fault-server.js';
-import { quotesEnv, timedCli } from '../../helpers/quotes-env.js';
+import { quotesEnv } from '../../helpers/quotes-env.js';
 
 const { start: server } = useServers();
 
@@ -50,7 +50,7 @@ describe('values that are refused: exit 2 before any request', () => {
     [[], { MKT_MAX_WAIT: 'forever' }, /^error: MKT_MAX_WAIT must be a duration/],
   ] as const)('%j %j', async (flags, env, message) => {
     const api = await server((_req, res) => res.writeHead(500).end());
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(api.requests).toHaveLength(0);
@@ -66,7 +66,7 @@ describe('each setting honoured end to end', () => {
   ] as const)('%s: a hanging server ends in exit 7 at that deadline', async (_name, flags, env) => {
     // The message names the deadline that fired (network/faults.test.ts times the real timer).
     const api = await server(hang);
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
     expect(run.code).toBe(7);
     expect(run.stderr).toContain('did not complete within 1s');
   });
@@ -77,7 +77,7 @@ describe('each setting honoured end to end', () => {
     ['--retries 0 over MKT_RETRIES=5', ['--retries', '0'], { MKT_RETRIES: '5' }, 1],
   ] as const)('%s: 503 forever is tried %i time(s)', async (_name, flags, env, attempts) => {
     const api = await server((_req, res) => sendError(res, 503, 'UNAVAILABLE', { 'retry-after': '0' }));
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
     expect(run.code).toBe(7);
     expect(api.requests).toHaveLength(attempts);
   });
@@ -88,7 +88,7 @@ describe('each setting honoured end to end', () => {
   ] as const)('%s: a Retry-After of 5 s fails at once', async (_name, flags, env, named) => {
     const api = await server((_req, res) => sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '5' }));
     const clock = fakeTime();
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(6);
     expect(clock.sleeps).toEqual([]);
     expect(api.requests).toHaveLength(1);

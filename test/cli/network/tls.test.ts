@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { sendQuotes, useServers } from '../../helpers/fault-server.js';
 import { useTestCertificates } from '../../helpers/tls.js';
 import { startForwardProxy } from './forward-proxy.js';
-import { API_KEY, quotesEnv, timedCli, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { API_KEY, quotesEnv, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server, closeLater } = useServers();
 
@@ -20,7 +21,7 @@ async function httpsQuotes() {
 describe('a certificate signed by a CA the system does not know', () => {
   it('without the CA: exit 7, naming the CA to trust, and no request reaches the server', async () => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: certificate signed by an unknown authority\b.*\(GET https:\/\/127\.0\.0\.1:\d+\/v1\/market\/quotes\)\n/);
     expect(run.stderr).toMatch(/\nhint: .*the CA \(PEM\) that issued 127\.0\.0\.1's certificate/);
@@ -33,7 +34,7 @@ describe('a certificate signed by a CA the system does not know', () => {
   ])('with %s: succeeds', async (_name, setting) => {
     const api = await httpsQuotes();
     const { argv, env } = setting(certificates().caFile);
-    const run = await timedCli(['quotes', 'EURUSD', ...argv], { env: quotesEnv(api.url, env) });
+    const run = await runCli(['quotes', 'EURUSD', ...argv], { env: quotesEnv(api.url, env) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('EURUSD');
@@ -42,21 +43,21 @@ describe('a certificate signed by a CA the system does not know', () => {
 
   it('with --ca-file, by host name (localhost is in the certificate)', async () => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(`https://localhost:${api.port}`) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(`https://localhost:${api.port}`) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });
 
   it('login over TLS with --ca-file', async () => {
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_RESPONSE), { tls: certificates() });
-    const run = await timedCli(['login', '--ca-file', certificates().caFile], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    const run = await runCli(['login', '--ca-file', certificates().caFile], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
     expect(run.stderr).toContain('Logged in to https://127.0.0.1:');
     expect(run.code).toBe(0);
   });
 
   it('--ca-file wins over MKT_CA_FILE', async () => {
     const api = await httpsQuotes();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(api.url, { MKT_CA_FILE: '/nonexistent/ca.pem' }) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], { env: quotesEnv(api.url, { MKT_CA_FILE: '/nonexistent/ca.pem' }) });
     expect(run.code).toBe(0);
   });
 });
@@ -72,7 +73,7 @@ describe('an unusable CA file: exit 2 before any connection', () => {
   ])('%s', async (_name, make) => {
     const api = await httpsQuotes();
     const { file, message } = make();
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', file], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', file], { env: quotesEnv(api.url) });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(api.requests).toHaveLength(0);
@@ -82,7 +83,7 @@ describe('an unusable CA file: exit 2 before any connection', () => {
 describe('other TLS failures name their cause', () => {
   it('https:// to a server that speaks plain http: exit 7', async () => {
     const api = await server((req, res) => sendQuotes(req, res));
-    const run = await timedCli(['quotes', 'EURUSD'], { env: quotesEnv(`https://127.0.0.1:${api.port}`) });
+    const run = await runCli(['quotes', 'EURUSD'], { env: quotesEnv(`https://127.0.0.1:${api.port}`) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/^error: TLS handshake with 127\.0\.0\.1:\d+ failed/);
     expect(run.stderr).toContain('hint: check the scheme: http:// or https://');
@@ -92,7 +93,7 @@ describe('other TLS failures name their cause', () => {
     // quotes.test resolves only at the proxy; the certificate is for localhost and 127.0.0.1.
     const api = await httpsQuotes();
     const proxy = closeLater(await startForwardProxy({ hosts: { [`quotes.test:${api.port}`]: `127.0.0.1:${api.port}` } }));
-    const run = await timedCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], {
+    const run = await runCli(['quotes', 'EURUSD', '--ca-file', certificates().caFile], {
       env: quotesEnv(`https://quotes.test:${api.port}`, { HTTPS_PROXY: proxy.url }),
     });
     expect(run.code).toBe(7);

@@ -7,7 +7,8 @@ import { DEMO } from '../../../src/sandbox/index.js';
 import { sendError, sendQuotes, useServers } from '../../helpers/fault-server.js';
 import { skippingTime } from '../../helpers/fake-time.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
-import { API_KEY, CLIENT_SECRET, ISSUED_TOKEN, quotesEnv, timedCli, TOKEN, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { API_KEY, CLIENT_SECRET, ISSUED_TOKEN, quotesEnv, TOKEN, TOKEN_RESPONSE } from '../../helpers/quotes-env.js';
+import { runCli } from '../../helpers/cli.js';
 
 const { start: server, closeLater } = useServers();
 
@@ -26,7 +27,7 @@ describe('--verbose and MKT_DEBUG=1', () => {
     ['MKT_DEBUG=1', [], { MKT_DEBUG: '1' }],
   ])('quotes with %s: request, status, timing, attempt, rate-limit headers; the token redacted', async (_name, flags, env) => {
     const api = await server((req, res) => sendQuotes(req, res, RATE_HEADERS));
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url, env) });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`* GET ${api.url}/v1/market/quotes?symbols=EURUSD (attempt 1 of 3)\n`);
     expect(run.stderr).toContain('> authorization: Bearer [redacted]\n');
@@ -43,7 +44,7 @@ describe('--verbose and MKT_DEBUG=1', () => {
       ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' })
       : sendQuotes(req, res));
     const clock = skippingTime();
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url), now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(clock.sleeps).toEqual([1000]);
     expect(run.stderr).toMatch(/< 429 Too Many Requests in \d+ ms/);
@@ -57,7 +58,7 @@ describe('--verbose and MKT_DEBUG=1', () => {
 
   it('login: the API key is redacted in the request body, the token in the response', async () => {
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_RESPONSE));
-    const run = await timedCli(['login', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    const run = await runCli(['login', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`* POST ${api.url}/auth/cli-login (attempt 1 of at most 3)\n`);
     expect(run.stderr).toContain('> {"api_key":"[redacted]","organization_id":"org_demo"}\n');
@@ -70,7 +71,7 @@ describe('--verbose and MKT_DEBUG=1', () => {
   it('token: client_secret redacted, and a token under any of its names', async () => {
     const answer = JSON.stringify({ data: { token: ISSUED_TOKEN, token_type: 'Bearer', expires_in: 60 }, refresh_token: ISSUED_TOKEN });
     const api = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
-    const run = await timedCli(['token', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: CLIENT_SECRET } });
+    const run = await runCli(['token', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_CLIENT_ID: 'demo', MKT_CLIENT_SECRET: CLIENT_SECRET } });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('> {"client_id":"demo","client_secret":"[redacted]","grant_type":"client_credentials"}\n');
     expect(run.stderr).toContain('"token":"[redacted]"');
@@ -79,7 +80,7 @@ describe('--verbose and MKT_DEBUG=1', () => {
 
   it('an error body that is not JSON is shown by size only (it could echo anything)', async () => {
     const api = await server((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html>upstream said ${TOKEN}</html>`));
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose', '--retries', '0'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--verbose', '--retries', '0'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(7);
     expect(run.stderr).toMatch(/< \(\d+ bytes of text\/html, not shown\)/);
     expectNoSecrets(run.stderr, run.stdout);
@@ -88,14 +89,14 @@ describe('--verbose and MKT_DEBUG=1', () => {
   it('against the sandbox: login, token and quotes with --verbose never print a secret', async () => {
     const sandbox = closeLater(await startTestSandbox());
     const env = { MKT_BASE_URL: sandbox.url, MKT_ORG: DEMO.org, MKT_DEBUG: '1' };
-    const login = await timedCli(['login', '--verbose'], { env: { ...env, MKT_API_KEY: DEMO.apiKey } });
+    const login = await runCli(['login', '--verbose'], { env: { ...env, MKT_API_KEY: DEMO.apiKey } });
     expect(login.code).toBe(0);
     const stored = JSON.parse(fs.readFileSync(login.deps.config.path, 'utf8')) as { profiles: Record<string, { token: { access_token: string } }> };
     const loginToken = Object.values(stored.profiles)[0]!.token.access_token;
-    const quotes = await timedCli(['quotes', 'EURUSD', '--verbose'], { env, configDir: login.configDir });
+    const quotes = await runCli(['quotes', 'EURUSD', '--verbose'], { env, configDir: login.configDir });
     expect(quotes.code).toBe(0);
     expect(quotes.stderr).toMatch(/< ratelimit-remaining: \d+\n/);
-    const token = await timedCli(['token', '--verbose'], { env: { ...env, MKT_CLIENT_ID: DEMO.clientId, MKT_CLIENT_SECRET: DEMO.clientSecret }, configDir: login.configDir });
+    const token = await runCli(['token', '--verbose'], { env: { ...env, MKT_CLIENT_ID: DEMO.clientId, MKT_CLIENT_SECRET: DEMO.clientSecret }, configDir: login.configDir });
     expect(token.code).toBe(0);
     const minted = (JSON.parse(fs.readFileSync(login.deps.config.path, 'utf8')) as typeof stored);
     const clientToken = Object.values(minted.profiles)[0]!.token.access_token;
@@ -114,7 +115,7 @@ describe('secrets a server echoes back, through the CLI with --verbose', () => {
       res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': `${req.headers.authorization}` })
         .end(JSON.stringify({ error: { code: 'INVALID_REQUEST', message: `bad token ${req.headers.authorization}` } }));
     });
-    const run = await timedCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url) });
+    const run = await runCli(['quotes', 'EURUSD', '--verbose'], { env: quotesEnv(api.url) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('bad token Bearer [redacted]');
     expect(run.stderr).toContain('< x-request-id: Bearer [redacted]\n');
@@ -125,7 +126,7 @@ describe('secrets a server echoes back, through the CLI with --verbose', () => {
     const api = await server((_req, res, { body }) => {
       res.writeHead(401, { 'content-type': 'text/plain' }).end(`unknown key in ${body}`);
     });
-    const run = await timedCli(['login', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
+    const run = await runCli(['login', '--verbose'], { env: { MKT_BASE_URL: api.url, MKT_API_KEY: API_KEY, MKT_ORG: 'org_demo' } });
     expect(run.code).toBe(4);
     expectNoSecrets(run.stderr, run.stdout);
   });
@@ -140,7 +141,7 @@ describe('announcing waits', () => {
     const api = await server((req, res, { index }) => index === 0 ? sendError(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : sendQuotes(req, res));
     // The wait is slept on a clock that skips it.
     const clock = skippingTime();
-    const run = await timedCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url), ...io, now: clock.now, sleep: clock.sleep });
+    const run = await runCli(['quotes', 'EURUSD', ...flags], { env: quotesEnv(api.url), ...io, now: clock.now, sleep: clock.sleep });
     expect(run.code).toBe(0);
     expect(clock.sleeps).toEqual([1000]);
     if (announced) expect(run.stderr).toContain('rate limited; retrying in 1s (1/2)\n');

@@ -54,14 +54,14 @@ describe('--count against a dead service, as a process', () => {
         probe.close(() => resolve(free));
       });
     });
-    const started = performance.now();
     const child = spawn(...mkt(['quotes', 'EURUSD', '--watch', '--interval', '1s', '--count', '2']), {
       env: { ...env, MKT_BASE_URL: `http://127.0.0.1:${port}` }, stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const result = await collect(child, started, undefined, 15_000);
+    // collect's deadline fails a watch that kept waiting rather than ending: no timing is asserted.
+    const result = await collect(child, performance.now(), undefined, 15_000);
     expect(result.code).toBe(7);
     expect(result.stdout).toBe('');
+    // One retry, then the error: the warning and the error, and nothing between them.
     expect(result.stderr).toMatch(/^warning: connection refused .*; retrying at .*\nerror: connection refused /);
-    expect(result.ms).toBeLessThan(10_000);
   });
 });
