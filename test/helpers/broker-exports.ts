@@ -17,6 +17,13 @@ export const SCHWAB = [
 ].join('\r\n');
 /** What SCHWAB holds: quantities as numbers; no currency column (USD, by --currency). */
 export const SCHWAB_POSITIONS = [['AAPL', '100'], ['MSFT', '1250'], ['SPY', '-20']] as const;
+/** What `mkt value` says on stderr of SCHWAB read as it comes: the lines skipped, the columns ignored (how to map Cost Basis), the rows skipped. */
+export const SCHWAB_WARNINGS = [
+  'warning: skipped 2 lines before the header on line 3',
+  'warning: ignored columns: Description, Price, Mkt Val (Market Value), Cost Basis, Gain $ (Gain/Loss $), Security Type; "Cost Basis" may be a cost per unit or the lot\'s total, which mkt never guesses: --columns \'cost=Cost Basis\' reads it as the cost per unit, --columns \'cost_total=Cost Basis\' as the lot\'s total cost',
+  'warning: skipped 2 rows with no quantity that are totals or notes: line 7 (Cash & Cash Investments), line 8 (Account Total)',
+  '',
+].join('\n');
 
 /**
  * Fidelity's: a trailing comma on each row, $ in its "Cost Basis Total" (read as cost_total unless
