@@ -61,6 +61,7 @@ export function listOperation<Id extends DataOperationId>(id: Id, read: (item: I
     const input: object = typeof given === 'object' && given !== null ? given : {};
     const pending = requireBearer(options, input, { operation: id, url: endpoint(options.baseUrl, path) });
     checkDataInput(id, descriptor, input);
+    checkOneRequest(id, descriptor, input);
     const bearer = await pending.open();
     const { value: data, attempts, rateLimit } = await callEndpoint(options, {
       url: endpoint(options.baseUrl, path, dataQuery(descriptor, input)), operation: id, bearer,
@@ -70,6 +71,22 @@ export function listOperation<Id extends DataOperationId>(id: Id, read: (item: I
     });
     return { data, attempts, rateLimit };
   };
+}
+
+/**
+ * A list one request can carry: at most the descriptor's maxItems, counted as the service counts
+ * them (upper-cased, each once: list-query.ts). Refused before any request, as the service would.
+ */
+function checkOneRequest(operation: string, { list }: DataOperation, input: object): void {
+  const items = (input as Record<string, unknown>)[list.name];
+  if (!Array.isArray(items) || items.length <= list.maxItems) return;
+  const distinct = new Set((items as string[]).map((item) => item.toUpperCase())).size;
+  const { noun } = list.items;
+  if (distinct > list.maxItems) {
+    throw invalid(`${list.name} holds ${distinct} ${noun}s, and one request takes at most ${list.maxItems}`, {
+      option: list.name, operation, expected: `at most ${list.maxItems} ${noun}s`, hint: `ask for at most ${list.maxItems} ${noun}s at a time`,
+    });
+  }
 }
 
 /** The readers of the items of data operations asked in one request, by operationId. */

@@ -78,6 +78,20 @@ describe('listOperation: a method from a descriptor and an item reader', () => {
     await expect(getQuotesOnce({ baseUrl: server.url, accessToken: 'tok-1', organizationId: 'org_demo' }, { symbols: ['EURUSD'], venue: '' })).rejects.toBeInstanceOf(OptionsError);
     expect(server.requests).toEqual([]);
   });
+
+  it('refuses more items than one request takes (the descriptor\'s maxItems), counted as the service counts them', async () => {
+    const { maxItems } = DATA_OPERATIONS.getQuotes.list;
+    const symbols = Array.from({ length: maxItems + 1 }, (_, i) => `S${i}`);
+    const server = await servers.script(reply(200, '{"data":[]}'));
+    const options = { baseUrl: server.url, accessToken: 'tok-1', organizationId: 'org_demo' };
+    await expect(getQuotesOnce(options, { symbols })).rejects.toMatchObject({
+      option: 'symbols', operation: 'getQuotes', message: `symbols holds ${maxItems + 1} symbols, and one request takes at most ${maxItems}`,
+    });
+    expect(server.requests).toEqual([]);
+    // The same symbol in two cases is one, as the service reads the list: maxItems of them are sent.
+    await getQuotesOnce(options, { symbols: [...symbols.slice(0, maxItems), symbols[0]!.toLowerCase()] });
+    expect(server.requests).toHaveLength(1);
+  });
 });
 
 describe('a data operation\'s input, by its descriptor', () => {
