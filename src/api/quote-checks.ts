@@ -28,16 +28,9 @@ const ZERO = /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/;
  */
 export function quoteProblems(quote: Quote, now?: number): string[] {
   const problems: string[] = [];
-  const prices = [['bid', quote.bid], ['ask', quote.ask], ['mid', quote.mid]] as const;
-  let comparable = true;
-  for (const [name, text] of prices) {
-    const problem = priceProblem(text);
-    if (problem !== undefined) {
-      problems.push(`${name} ${problem}`);
-      if (problem === 'is not a number' || problem.startsWith('has')) comparable = false;
-    }
-  }
-  if (comparable && outside(quote.mid, quote.bid, quote.ask)) problems.push('mid is outside bid..ask');
+  // Each price by name, no array per quote: getQuotes judges every quote it returns.
+  const comparable = pricePasses('bid', quote.bid, problems) & pricePasses('ask', quote.ask, problems) & pricePasses('mid', quote.mid, problems);
+  if (comparable === 1 && outside(quote.mid, quote.bid, quote.ask)) problems.push('mid is outside bid..ask');
   const timestamp = timestampProblem(quote.timestamp, now);
   if (timestamp !== undefined) problems.push(timestamp);
   // No market's symbol starts as a spreadsheet formula does (shared/patterns.ts).
@@ -45,9 +38,18 @@ export function quoteProblems(quote: Quote, now?: number): string[] {
   return problems;
 }
 
+/** 1 when the price can be compared with the others (a number within the bounds), else 0; its problem, if any, added to `problems`. */
+function pricePasses(name: string, text: unknown, problems: string[]): number {
+  const problem = priceProblem(text);
+  if (problem === undefined) return 1;
+  problems.push(`${name} ${problem}`);
+  return problem === 'is not a number' || problem.startsWith('has') ? 0 : 1;
+}
+
 function priceProblem(text: unknown): string | undefined {
   if (typeof text !== 'string' || !NUMBER.test(text)) return 'is not a number';
-  if (ZERO.test(text)) return 'is zero';
+  // Only a text whose first digit is 0 can be zero.
+  if (text.charCodeAt(text.charCodeAt(0) === 45 ? 1 : 0) === 48 && ZERO.test(text)) return 'is zero';
   if (text.startsWith('-')) return 'is negative';
   const lead = leadingExponent(text);
   if (lead < MIN_EXPONENT || lead > MAX_EXPONENT) return 'is out of range';
@@ -57,8 +59,13 @@ function priceProblem(text: unknown): string | undefined {
 
 /** Whether mid lies outside bid..ask (either way round). Doubles decide unless they tie: rounding to a double never reverses an order. */
 function outside(mid: string, bid: string, ask: string): boolean {
-  const [low, high] = compare(bid, ask) <= 0 ? [bid, ask] : [ask, bid];
-  return compare(mid, low) < 0 || compare(mid, high) > 0;
+  // A mid strictly between the two as doubles is strictly between them exactly: most quotes end here.
+  const m = Number(mid);
+  const b = Number(bid);
+  const a = Number(ask);
+  if (b < a ? b < m && m < a : a < m && m < b) return false;
+  const ordered = compare(bid, ask) <= 0;
+  return compare(mid, ordered ? bid : ask) < 0 || compare(mid, ordered ? ask : bid) > 0;
 }
 
 function compare(a: string, b: string): number {
@@ -69,14 +76,24 @@ function compare(a: string, b: string): number {
   return compareFigures(figureOf(a), figureOf(b));
 }
 
-/** The last timestamp judged, at what instant, and what was found: the quotes of one answer mostly share a few. */
-let lastJudged: { text: string; now: number | undefined; problem: string | undefined } | undefined;
+/**
+ * The timestamps judged at one instant, and what was found: the quotes of an answer share a few
+ * (10,000 synthetic quotes, about 1,500), and each is judged once. A new instant starts anew, so
+ * the map holds one answer's timestamps at most (MAX_JUDGED).
+ */
+let judgedAt: number | undefined;
+const judged = new Map<string, string | undefined>();
+const MAX_JUDGED = 10_000;
 
 function timestampProblem(text: string, now: number | undefined): string | undefined {
-  if (lastJudged !== undefined && lastJudged.text === text && lastJudged.now === now) return lastJudged.problem;
+  if (judgedAt !== now || judged.size >= MAX_JUDGED) {
+    judged.clear();
+    judgedAt = now;
+  }
+  if (judged.has(text)) return judged.get(text);
   let problem = instantProblem(text);
   if (problem === undefined && now !== undefined && isFuture(text, now)) problem = `timestamp is ${formatAge(Date.parse(text) - now)} in the future`;
-  lastJudged = { text, now, problem };
+  judged.set(text, problem);
   return problem;
 }
 

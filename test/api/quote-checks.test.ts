@@ -40,3 +40,20 @@ describe('quoteProblems', () => {
     expect(quoteProblems(quote, now)).toEqual(problems);
   });
 });
+
+describe('quoteProblems judges a timestamp at the instant it is given', () => {
+  it('the same timestamp is in the future at one instant and not at a later one, judged in either order', () => {
+    const ahead = { ...good, timestamp: '2026-11-23T12:01:00Z' };
+    const later = now + 120_000;
+    expect(quoteProblems(ahead, now)).toEqual(['timestamp is 1m in the future']);
+    expect(quoteProblems(ahead, later)).toEqual([]);
+    expect(quoteProblems(ahead, now)).toEqual(['timestamp is 1m in the future']);
+    expect(quoteProblems(ahead)).toEqual([]);
+  });
+
+  it('mid against bid and ask exactly where their doubles tie', () => {
+    // 0.1 + 1e-20 and 0.1 are one double: the exact comparison decides.
+    expect(quoteProblems({ ...good, bid: '0.1', ask: '0.2', mid: '0.10000000000000000001' }, now)).toEqual([]);
+    expect(quoteProblems({ ...good, bid: '0.10000000000000000001', ask: '0.2', mid: '0.1' }, now)).toEqual(['mid is outside bid..ask']);
+  });
+});
