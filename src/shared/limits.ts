@@ -125,12 +125,13 @@ export const MAX_INTEGER_DIGITS = 100;
 export const MAX_FRACTION_DIGITS = 100;
 /**
  * The most positions `mkt value` and `mkt mcp`'s value_portfolio take: a valuation keeps every
- * position, its exact figures and its document in memory, about 1.5 KB a position at its largest
- * (--json), so 250,000 stay well under 1 GB; a 16 MiB file of 1.9 million one-line positions is
- * refused before any request instead of taking 3 GB. Ample for a book of lots (the benchmark's
- * largest is 100,000).
+ * position, its exact figures and its document in memory, about 4.5 KB a position at its largest
+ * (the table, in a base the positions are converted to, with costs): 150,000 peaked at 640 MiB on
+ * Node 24 (200,000 at 895 MiB, 250,000 at 1,085 MiB), well under 1 GB in every format. A 16 MiB
+ * file of 1.9 million one-line positions is refused before it is parsed instead of taking 3 GB.
+ * Ample for a book of lots (the benchmark's largest is 100,000).
  */
-export const MAX_POSITIONS = 250_000;
+export const MAX_POSITIONS = 150_000;
 /** --ca-file and MKT_CA_FILE: a CA bundle of every public root is about 220 KB; a larger file is not one. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 /** One message (a line) mkt mcp reads, as the MCP SDK's own stdio transport reads at most (STDIO_DEFAULT_MAX_BUFFER_SIZE). */

@@ -82,19 +82,32 @@ export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<Va
 }
 
 /**
- * A file that cannot hold fewer than MAX_POSITIONS + 1 positions, refused before it is parsed (a
- * 16 MiB file of 1.9 million one-line positions took 900 MB to parse only to be refused): more lines
- * than that and a thousand more (a header, titles, blank and total lines), or, as JSON, more objects.
+ * A file too large to be a book mkt values, refused before it is parsed (a 16 MiB file of 1.9
+ * million one-line positions took 900 MB to parse only to be refused), by what it is counted in and
+ * said so: more lines than MAX_POSITIONS and a thousand more (a header, titles, blank and total
+ * lines), or, as JSON, more objects that start an array's element (`{` after `[` or `,`: a
+ * position's, not an object a position holds) than MAX_POSITIONS. What is within that is parsed,
+ * and then held to MAX_POSITIONS itself.
  */
 function refuseTooMany(bytes: Buffer, source: string): void {
   // JSON's first character, past a byte-order mark and spaces; a line is a 0x0A byte in UTF-8 and UTF-16 alike.
   const first = bytes.subarray(0, 64).toString('latin1').replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '').replace(/[\s\0]+/, '')[0];
-  const mark = first === '[' || first === '{' ? 0x7b : 0x0a;
-  const most = mark === 0x7b ? MAX_POSITIONS : MAX_POSITIONS + 1000;
+  const json = first === '[' || first === '{';
+  const most = json ? MAX_POSITIONS : MAX_POSITIONS + 1000;
   let count = 0;
-  for (let at = bytes.indexOf(mark); at !== -1 && count <= most; at = bytes.indexOf(mark, at + 1)) count++;
+  for (let at = bytes.indexOf(json ? 0x7b : 0x0a); at !== -1 && count <= most; at = bytes.indexOf(json ? 0x7b : 0x0a, at + 1)) {
+    if (!json || startsElement(bytes, at)) count++;
+  }
   if (count > most) {
-    throw new UsageError(`${source} holds more than ${MAX_POSITIONS.toLocaleString('en-US')} positions, more than mkt value takes`,
+    const counted = json ? `${most.toLocaleString('en-US')} objects in its arrays` : `${most.toLocaleString('en-US')} lines`;
+    throw new UsageError(`${source} has more than ${counted}, and mkt value takes at most ${MAX_POSITIONS.toLocaleString('en-US')} positions`,
       'value the book in parts (split -l), or sum the lots of each symbol first: a valuation keeps every position in memory');
   }
+}
+
+/** Whether the `{` at `at` follows `[` or `,`, past white space (and UTF-16's zero bytes). */
+function startsElement(bytes: Buffer, at: number): boolean {
+  let before = at - 1;
+  while (before >= 0 && (bytes[before] === 0x20 || bytes[before] === 0x0a || bytes[before] === 0x0d || bytes[before] === 0x09 || bytes[before] === 0x00)) before--;
+  return before >= 0 && (bytes[before] === 0x5b || bytes[before] === 0x2c);
 }

@@ -11,6 +11,7 @@ import type { Quote } from '../../../src/api/index.js';
 import { runCli, tempDir, type TestDepsOptions } from '../../helpers/cli.js';
 import { fullText, rat, ratDiv, ratMul, ratSum, roundPlaces, type Rat } from '../../helpers/decimal-oracle.js';
 import { sendTheseQuotes, useServers } from '../../helpers/fault-server.js';
+import { MAX_POSITIONS } from '../../../src/shared/limits.js';
 
 const AT = '2026-11-29T14:30:15Z';
 const NOW = Date.parse('2026-11-29T14:30:20Z');
@@ -41,9 +42,14 @@ let url = '';
 let dir = '';
 let book = '';
 let serve: readonly Quote[] = QUOTES;
+let requests = 0;
 // The servers close after each test (useServers): each test starts its own.
 beforeEach(async () => {
-  url = (await servers.start((req, res) => sendTheseQuotes(req, res, serve))).url;
+  requests = 0;
+  url = (await servers.start((req, res) => {
+    requests++;
+    sendTheseQuotes(req, res, serve);
+  })).url;
 });
 beforeAll(() => {
   dir = tempDir('mkt-value-precision-');
@@ -203,6 +209,43 @@ describe('quotes that cannot be right value nothing, as mkt quotes --strict call
       const unusable = exactJson(result.stdout).unusable as Array<{ symbol: string; problems: string[] }>;
       expect(unusable).toEqual([{ symbol: 'AAPL', problems: [`bid ${problem}`, `ask ${problem}`, `mid ${problem}`] }]);
     }
+  });
+});
+
+describe(`at most ${MAX_POSITIONS.toLocaleString('en-US')} positions, the rest refused before any request`, () => {
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+  const most = MAX_POSITIONS.toLocaleString('en-US');
+
+  it('one position more than that, read: exit 2, saying how many', async () => {
+    const file = write('over.csv', `symbol,quantity,currency\n${'USD,1,USD\n'.repeat(MAX_POSITIONS + 1)}`);
+    const result = await run([file, '--base', 'USD', '--format', 'csv']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(`error: ${file} holds ${(MAX_POSITIONS + 1).toLocaleString('en-US')} positions; mkt value takes at most ${most}\n`);
+    expect(requests).toBe(0);
+  });
+
+  it('more lines than that and a thousand, or as JSON more objects in its arrays: refused before it is parsed, saying what was counted', async () => {
+    const lines = write('lines.csv', `symbol,quantity,currency\n${'\n'.repeat(MAX_POSITIONS + 1000)}USD,1,USD\n`);
+    const byLines = await run([lines, '--base', 'USD']);
+    expect(byLines).toMatchObject({ code: 2, stdout: '' });
+    expect(byLines.stderr).toContain(`has more than ${(MAX_POSITIONS + 1000).toLocaleString('en-US')} lines, and mkt value takes at most ${most} positions`);
+    const objects = write('objects.json', `[${Array.from({ length: MAX_POSITIONS + 1 }, () => '{"symbol":"USD","quantity":"1"}').join(',')}]`);
+    const byObjects = await run([objects, '--base', 'USD', '--currency', 'USD']);
+    expect(byObjects).toMatchObject({ code: 2, stdout: '' });
+    expect(byObjects.stderr).toContain(`has more than ${most} objects in its arrays, and mkt value takes at most ${most} positions`);
+    expect(requests).toBe(0);
+  });
+
+  it('an object a position holds is not counted as one: more braces than the limit, fewer positions, valued', async () => {
+    const count = Math.ceil((MAX_POSITIONS + 1) / 2);
+    const nested = write('nested.json', `[${Array.from({ length: count }, () => '{"symbol":"USD","quantity":"1","currency":"USD","note":{"from":"a broker"}}').join(',\n')}]`);
+    const result = await run([nested, '--base', 'USD', '--format', 'csv', '--fields', 'row,value_base']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\r\n').at(-1)).toBe(`total_base,${count}`);
   });
 });
 
