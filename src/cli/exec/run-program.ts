@@ -144,8 +144,9 @@ export async function runProgram(call: ProgramCall, options: RunProgramOptions):
       return;
     }
     // Interrupted: what of its group still holds its output has the rest of the grace period; then
-    // whatever is left of the group is killed.
-    if (outcome.forced === undefined) await Promise.race([output, grace ?? output]);
+    // whatever is left of the group is killed. When nothing is left of the group, what holds the
+    // output left it (setsid): that is its own, and mkt neither waits for it nor says it was killed.
+    if (outcome.forced === undefined && groupRemains(child, windows)) await Promise.race([output, grace ?? output]);
     endGrace.abort();
     group('SIGKILL');
     await settled(output, OUTPUT_GRACE_MS);
@@ -182,6 +183,18 @@ function signalGroup(child: ChildProcess, windows: boolean): (name: NodeJS.Signa
       // ESRCH: nothing is left of the group.
     }
   };
+}
+
+/** Whether anything is left of the program's process group; on Windows, where there is none to ask, as if there were. */
+function groupRemains(child: ChildProcess, windows: boolean): boolean {
+  if (windows || child.pid === undefined) return true;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch (error) {
+    // ESRCH: no process is in it; EPERM would be one that is, of another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** What an interruption did to the program, in words: exit 130. */

@@ -291,6 +291,19 @@ describe.runIf(posix && hasProc)('runProgram: when mkt is interrupted, the progr
     expect(isAlive(job)).toBe(true);
   });
 
+  it('a program that ends on the signal, its output held by a process that left the group (setsid): mkt does not wait for that, and does not say it killed it', async () => {
+    const program = script(`trap 'exit 0' TERM\nsetsid sh -c 'echo left > "$LOG"; exec sleep 1000' &\n${JOB_READY}`);
+    const { signal, io } = interruptOnReady('SIGTERM');
+    // The grace period never runs out: a wait for the output it holds would never end.
+    const grace = graceWait();
+    const error = await interrupted(runProgram({ program: program.file, args: [] }, { env: program.env, trigger: {}, io, signal, sleep: grace.sleep }));
+    expect(error.message).toBe(`interrupted by SIGTERM: --exec ${program.file}, passed the SIGTERM, exited with status 0`);
+    expect(error.killed).toBe(false);
+    const { program: leader, job } = program.pids();
+    expect(isAlive(leader)).toBe(false);
+    expect(isAlive(job)).toBe(true);
+  });
+
   it('an interruption for another reason than a signal passes SIGTERM on', async () => {
     const stop = new AbortController();
     const out = captured();
