@@ -40,12 +40,14 @@ export function runBin(args: string[], options: { env?: Record<string, string | 
   return collect(child, started, options.input, options.timeoutMs ?? 20_000);
 }
 
-export function collect(child: ChildProcess, started: number, input: string | undefined, timeoutMs: number): Promise<BinResult> {
+/** The child's output and how it ended. `input` is written to its stdin, which is then closed; null leaves stdin open until the child has ended. */
+export function collect(child: ChildProcess, started: number, input: string | null | undefined, timeoutMs: number): Promise<BinResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdin?.end(input ?? '');
+  if (input === null) child.once('close', () => child.stdin?.destroy());
+  else child.stdin?.end(input ?? '');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -101,16 +103,33 @@ export const HAS_SCRIPT = (() => {
   }
 })();
 
+export interface TerminalOptions {
+  columns: number;
+  rows: number;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
 /**
  * `mkt ...args` on a pseudo-terminal (util-linux `script`) `columns` wide, 0 being a terminal that
  * does not know its width; stdout is everything the terminal was sent, its CRLFs as \n.
  */
-export async function runOnTerminal(args: readonly string[], options: { columns: number; rows: number; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<BinResult> {
-  const command = mkt(args).flat().map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+export function runOnTerminal(args: readonly string[], options: TerminalOptions): Promise<BinResult> {
+  return onTerminal(mkt(args), options);
+}
+
+/**
+ * A program, its file and arguments, on a pseudo-terminal, as runOnTerminal runs mkt. Nobody types
+ * on the terminal, and its input stays open until the program has ended: `script` passes the end of
+ * its own input on to the terminal as Ctrl-D, which a board reading its keys reads as quit (a board
+ * quit before its first quotes, once, in a CI run on a busy machine).
+ */
+export async function onTerminal(program: readonly [string, readonly string[]], options: TerminalOptions): Promise<BinResult> {
+  const command = [program[0], ...program[1]].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
   const started = performance.now();
   const child = spawn('script', ['-qec', `stty cols ${options.columns} rows ${options.rows}; exec ${command}`, '/dev/null'], {
     cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const result = await collect(child, started, undefined, options.timeoutMs ?? 20_000);
+  const result = await collect(child, started, null, options.timeoutMs ?? 20_000);
   return { ...result, stdout: result.stdout.replaceAll('\r\n', '\n') };
 }
