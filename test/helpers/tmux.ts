@@ -1,7 +1,11 @@
 // A real terminal for tests: a detached tmux session on its own server socket.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 export const hasTmux = (() => {
   try {
@@ -54,4 +58,40 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A tmux server of a test file's own, driven without blocking: its sessions run while the test waits. */
+export interface TmuxServer {
+  /** tmux with these arguments on the server (no configuration file read); its stdout. */
+  tmux(...args: string[]): Promise<string>;
+  /** What the session's pane shows. */
+  screen(session: string): Promise<string>;
+  /** Polls `probe` every 100 ms until it returns a value, for at most `ms`; the failure shows the screen. */
+  waitFor<T>(what: string, session: string, probe: () => Promise<T | undefined>, ms?: number): Promise<T>;
+  /** Ends the server, its sessions and what runs in them, and removes its socket file (kill-server leaves it). */
+  close(): Promise<void>;
+}
+
+/** The server on socket `name` (tmuxSocket); tmux runs with `env()`, read at each call (a sandbox's URL is known once it has started). */
+export function tmuxServer(name: string, env: () => NodeJS.ProcessEnv): TmuxServer {
+  const tmux = async (...args: string[]) => (await run('tmux', ['-S', tmuxSocket(name), '-f', '/dev/null', ...args], { env: env(), timeout: 5000 })).stdout;
+  const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
+  return {
+    tmux,
+    screen,
+    async waitFor(what, session, probe, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const value = await probe();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${await screen(session).catch(() => '(gone)')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async close() {
+      const socket = (await tmux('display-message', '-p', '#{socket_path}').catch(() => '')).trim();
+      await tmux('kill-server').catch(() => {});
+      if (socket.endsWith(name)) fs.rmSync(socket, { force: true });
+    },
+  };
 }

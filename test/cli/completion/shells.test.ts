@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, MKT_SH, ROOT } from '../../helpers/bin.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { shells } from '../../helpers/shells.js';
-import { hasTmux, tmuxSocket } from '../../helpers/tmux.js';
+import { hasTmux, tmuxServer } from '../../helpers/tmux.js';
 
 const exec = promisify(execFile);
 for (const [shell, present] of Object.entries(shells)) if (!present) console.warn(`test/cli/completion: ${shell} is not installed; its tests are skipped`);
@@ -242,17 +242,11 @@ describe.skipIf(!hasTmux)('interactively, in tmux', () => {
    * waits for the screen to show `shown`.
    */
   async function session(name: string, start: string[], setup: string, cases: ReadonlyArray<readonly [string, string, RegExp]>) {
-    const socket = `mkt-${name}-${process.pid}`;
-    const tmux = async (...args: string[]) => (await exec('tmux', ['-S', tmuxSocket(socket), '-f', '/dev/null', ...args], { env: { ...realEnv, TERM: 'xterm-256color' }, timeout: 5000 })).stdout;
-    const screenShows = async (pattern: RegExp, timeoutMs = 10_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const text = await tmux('capture-pane', '-p', '-t', 's');
-        if (pattern.test(text)) return text;
-        if (Date.now() > deadline) throw new Error(`the screen never showed ${pattern}:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+    const { tmux, screen, waitFor, close } = tmuxServer(`mkt-${name}-${process.pid}`, () => ({ ...realEnv, TERM: 'xterm-256color' }));
+    const screenShows = (pattern: RegExp, timeoutMs?: number) => waitFor(`the screen to show ${pattern}`, 's', async () => {
+      const text = await screen('s');
+      return pattern.test(text) ? text : undefined;
+    }, timeoutMs);
     try {
       await tmux('new-session', '-d', '-s', 's', '-x', '120', '-y', '20', ...start);
       await tmux('send-keys', '-t', 's', setup, 'Enter');
@@ -263,9 +257,7 @@ describe.skipIf(!hasTmux)('interactively, in tmux', () => {
         await screenShows(shown);
       }
     } finally {
-      const file = (await tmux('display-message', '-p', '#{socket_path}').catch(() => '')).trim();
-      await tmux('kill-server').catch(() => {});
-      if (file.endsWith(socket)) fs.rmSync(file, { force: true });
+      await close();
     }
   }
 

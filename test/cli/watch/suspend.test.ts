@@ -3,18 +3,16 @@
 // Ctrl-Z key, or SIGTSTP sent), the shell's prompt is on the normal screen with the cursor shown;
 // after `fg` the board is back, and a single q (no Enter: raw mode again) quits with exit 0, leaving
 // the terminal's modes as they were. Needs tmux, bash and the built dist/ (npm test builds it).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { baseEnv, mkt, ROOT } from '../../helpers/bin.js';
 import { tempDir } from '../../helpers/cli.js';
 import { cliLogin } from '../../helpers/sandbox.js';
-import { hasTmux, tmuxSocket } from '../../helpers/tmux.js';
+import { hasTmux, tmuxServer } from '../../helpers/tmux.js';
 
-const run = promisify(execFile);
 const hasBash = (() => {
   try {
     execFileSync('bash', ['-c', 'true'], { stdio: 'ignore' });
@@ -31,22 +29,10 @@ let token: string;
 let dir: string;
 let sessions = 0;
 
-const tmux = async (...args: string[]) => (await run('tmux', ['-S', tmuxSocket(SOCKET), '-f', '/dev/null', ...args], { env: tmuxEnv(), timeout: 5000 })).stdout;
+const { tmux, screen, waitFor, close: closeTmux } = tmuxServer(SOCKET, () => tmuxEnv());
 // The prompt shows the last exit code: `[0] PROMPT$ `.
 const tmuxEnv = () => baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, PS1: '[$?] PROMPT$ ' });
 
-/** Polls `probe` every 100 ms until it returns a value, for at most `ms`; the failure shows the screen. */
-async function waitFor<T>(what: string, session: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${await screen(session).catch(() => '(gone)')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
 /** `alternate screen on` and `cursor shown`, as tmux sees the pane. */
 const modes = async (session: string) => {
   const [alternate, cursor] = (await tmux('display-message', '-p', '-t', session, '#{alternate_on} #{cursor_flag}')).trim().split(' ');
@@ -132,10 +118,8 @@ describe.skipIf(!hasTmux || !hasBash)('Ctrl-Z on the live board, in bash on a re
     dir = tempDir('mkt-suspend-');
   });
   afterAll(async () => {
-    // kill-server ends the shells and anything left in them; it leaves the socket file behind.
-    const socket = (await tmux('display-message', '-p', '#{socket_path}').catch(() => '')).trim();
-    await tmux('kill-server').catch(() => {});
-    if (socket.endsWith(SOCKET)) fs.rmSync(socket, { force: true });
+    // The shells end with the server, and anything left in them.
+    await closeTmux();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     await sandbox?.close();
   });

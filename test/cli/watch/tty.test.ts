@@ -3,18 +3,15 @@
 // updated on the alternate screen, it reflows on resize, and q / Ctrl-C / a 401 put the screen,
 // the cursor and the tty modes back; when --count ends it, its last quotes stay on the screen.
 // Needs tmux and the built dist/ (npm test builds it first).
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { baseEnv, mkt, ROOT } from '../../helpers/bin.js';
 import { tempDir } from '../../helpers/cli.js';
 import { cliLogin } from '../../helpers/sandbox.js';
-import { hasTmux, tmuxSocket } from '../../helpers/tmux.js';
+import { hasTmux, tmuxServer } from '../../helpers/tmux.js';
 
-const run = promisify(execFile);
 if (!hasTmux) console.warn('test/cli/watch/tty.test.ts skipped: tmux is not installed');
 
 const SOCKET = `mkt-test-${process.pid}`;
@@ -23,21 +20,9 @@ let token: string;
 let dir: string;
 let sessions = 0;
 
-const tmux = async (...args: string[]) => (await run('tmux', ['-S', tmuxSocket(SOCKET), '-f', '/dev/null', ...args], { env: tmuxEnv(), timeout: 5000 })).stdout;
+const { tmux, screen, waitFor, close: closeTmux } = tmuxServer(SOCKET, () => tmuxEnv());
 const tmuxEnv = (extra: Record<string, string> = {}) => baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token, ...extra });
 
-/** Polls `probe` every 100 ms until it returns a value, for at most `ms`; the failure shows the screen. */
-async function waitFor<T>(what: string, session: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${await screen(session).catch(() => '(gone)')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
 const flags = async (session: string) => (await tmux('display-message', '-p', '-t', session, '#{alternate_on} #{cursor_flag}')).trim();
 const pollNumber = (text: string) => Number(/poll (\d+)/.exec(text)?.[1] ?? 0);
 
@@ -63,10 +48,7 @@ describe.skipIf(!hasTmux).concurrent('the live board on a real terminal (tmux)',
     dir = tempDir('mkt-tty-');
   });
   afterAll(async () => {
-    // kill-server leaves the socket file behind.
-    const socket = (await tmux('display-message', '-p', '#{socket_path}').catch(() => '')).trim();
-    await tmux('kill-server').catch(() => {});
-    if (socket.endsWith(SOCKET)) fs.rmSync(socket, { force: true });
+    await closeTmux();
     await sandbox?.close();
   });
 

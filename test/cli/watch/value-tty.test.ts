@@ -3,18 +3,15 @@
 // the normal screen, each line within the pane's width, with the Change column and the line of the
 // total's change; the terminal is given back (alternate screen off, cursor shown). Needs tmux and
 // the built dist/.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { baseEnv, mkt, ROOT } from '../../helpers/bin.js';
 import { tempDir } from '../../helpers/cli.js';
 import { cliLogin } from '../../helpers/sandbox.js';
-import { hasTmux, tmuxSocket } from '../../helpers/tmux.js';
+import { hasTmux, tmuxServer } from '../../helpers/tmux.js';
 
-const run = promisify(execFile);
 if (!hasTmux) console.warn('test/cli/watch/value-tty.test.ts skipped: tmux is not installed');
 
 const SOCKET = `mkt-value-test-${process.pid}`;
@@ -22,9 +19,7 @@ let sandbox: Sandbox;
 let token: string;
 let dir: string;
 
-const tmux = async (...args: string[]) => (await run('tmux', ['-S', tmuxSocket(SOCKET), '-f', '/dev/null', ...args], {
-  env: baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token }), timeout: 5000,
-})).stdout;
+const { tmux, screen, waitFor, close: closeTmux } = tmuxServer(SOCKET, () => baseEnv({ TERM: 'xterm-256color', MKT_BASE_URL: sandbox.url, MKT_ORG: 'org_demo', MKT_TOKEN: token }));
 
 describe.skipIf(!hasTmux)('the value board on a real terminal (tmux)', () => {
   beforeAll(async () => {
@@ -34,10 +29,7 @@ describe.skipIf(!hasTmux)('the value board on a real terminal (tmux)', () => {
     dir = tempDir('mkt-value-tty-');
   });
   afterAll(async () => {
-    // kill-server leaves the socket file behind.
-    const socket = (await tmux('display-message', '-p', '#{socket_path}').catch(() => '')).trim();
-    await tmux('kill-server').catch(() => {});
-    if (socket.endsWith(SOCKET)) fs.rmSync(socket, { force: true });
+    await closeTmux();
     await sandbox?.close();
     if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -48,13 +40,10 @@ describe.skipIf(!hasTmux)('the value board on a real terminal (tmux)', () => {
     const exit = path.join(dir, 'exit');
     const quoted = mkt(['value', portfolio, '--base', 'USD', '--watch', '--interval', '1s', '--count', '2']).flat().map((arg) => `'${arg}'`).join(' ');
     await tmux('new-session', '-d', '-s', 'v', '-x', '100', '-y', '30', '-c', ROOT, 'sh', '-c', `echo BEFORE-WATCH; ${quoted}; echo "EXIT=$?" > '${exit}'; echo AFTER-WATCH; sleep 60`);
-    const deadline = Date.now() + 15_000;
-    let text = '';
-    while (!text.includes('AFTER-WATCH')) {
-      if (Date.now() > deadline) throw new Error(`timed out; the screen:\n${text}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = await tmux('capture-pane', '-p', '-t', 'v');
-    }
+    const text = await waitFor('the watch to end', 'v', async () => {
+      const shown = await screen('v');
+      return shown.includes('AFTER-WATCH') ? shown : undefined;
+    }, 15_000);
     expect(fs.readFileSync(exit, 'utf8').trim()).toBe('EXIT=0');
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     expect(text).toMatch(/BEFORE-WATCH\n┌/);
