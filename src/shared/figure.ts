@@ -135,33 +135,60 @@ export function roundFigure(figure: Figure, rounding: Rounding): { text: string;
   const { d } = figure;
   if ('places' in rounding) {
     // A decimal with no more places than asked for is padded, not divided.
-    if (rounding.places >= figure.places && d === pow10(figure.places)) return { text: written(n * pow10(rounding.places - figure.places), rounding.places, negative), exact: true };
+    if (rounding.places >= figure.places && d === pow10(figure.places)) return { text: written((n * pow10(rounding.places - figure.places)).toString(), rounding.places, negative), exact: true };
     const { quotient, exact } = divide(n, d, rounding.places);
-    return { text: written(quotient, rounding.places, negative), exact };
+    return { text: written(quotient.toString(), rounding.places, negative), exact };
   }
-  if (n === 0n) return { text: written(0n, rounding.keepPlaces ? figure.places : 0, false), exact: true };
+  if (n === 0n) return { text: written('0', rounding.keepPlaces ? figure.places : 0, false), exact: true };
+  const { significant } = rounding;
   // Most figures are decimals as computed (a price times a quantity, a sum of them): written as
   // they are when they have few enough digits, without a division.
-  if (rounding.keepPlaces && d === pow10(figure.places) && n < pow10(rounding.significant)) return { text: written(n, figure.places, negative), exact: true };
-  let places = rounding.significant - 1 - leadingExponent(n, d);
-  const divided = divide(n, d, places);
-  let { quotient } = divided;
-  const { exact } = divided;
+  if (rounding.keepPlaces && d === pow10(figure.places) && n < pow10(significant)) return { text: written(n.toString(), figure.places, negative), exact: true };
+  // One division gives the digits: n / d × 10^scale, cut to `significant` digits on its text and
+  // rounded there, the remainder deciding a tie. scale = significant leaves at least one digit to
+  // cut from a figure of 1 or more; a smaller one is scaled by its leading digit's power instead.
+  let scale = significant;
+  let numerator = n * pow10(scale);
+  let quotient = numerator / d;
+  let digits = quotient.toString();
+  if (digits.length <= significant) {
+    scale = significant - leadingExponent(n, d);
+    numerator = n * pow10(scale);
+    quotient = numerator / d;
+    digits = quotient.toString();
+  }
+  let places = scale - (digits.length - significant);
+  let kept = digits.slice(0, significant);
+  const next = digits.charCodeAt(significant);
+  let beyond = false;
+  for (let i = significant + 1; i < digits.length && !beyond; i++) beyond = digits.charCodeAt(i) !== 48;
+  // The remainder decides only when the digits cut are 0…0 or 50…0: whether it is exact, or a tie.
+  if (!beyond && (next === 48 || next === 53)) beyond = quotient * d !== numerator;
+  const exact = next === 48 && !beyond;
+  // Half-even: up past a half, or at one onto an even digit (an odd digit's char code is odd).
+  if (next > 53 || (next === 53 && (beyond || (kept.charCodeAt(significant - 1) & 1) === 1))) kept = incremented(kept);
   // No trailing zeros beyond the figure's own places (with keepPlaces) or at all: an exact decimal
   // is padded to its places, a rounded one is not (the digits past its last are not known to be 0).
   const floor = rounding.keepPlaces ? figure.places : 0;
-  const digits = quotient.toString();
   let zeros = 0;
-  while (zeros < digits.length - 1 && digits.charCodeAt(digits.length - 1 - zeros) === 48) zeros++;
+  while (zeros < kept.length - 1 && kept.charCodeAt(kept.length - 1 - zeros) === 48) zeros++;
   const drop = Math.min(zeros, places - floor);
   if (drop > 0) {
-    quotient /= pow10(drop);
+    kept = kept.slice(0, -drop);
     places -= drop;
   } else if (exact && places < floor) {
-    quotient *= pow10(floor - places);
+    kept += '0'.repeat(floor - places);
     places = floor;
   }
-  return { text: written(quotient, places, negative), exact };
+  return { text: written(kept, places, negative), exact };
+}
+
+/** Decimal digits plus one in the last place: 1299 is 1300, 999 is 1000. */
+function incremented(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits.charCodeAt(i) === 57) i--;
+  const carried = '0'.repeat(digits.length - 1 - i);
+  return i < 0 ? `1${carried}` : `${digits.slice(0, i)}${String.fromCharCode(digits.charCodeAt(i) + 1)}${carried}`;
 }
 
 /** The figure's text by `rounding`. */
@@ -189,14 +216,15 @@ function leadingExponent(n: bigint, d: bigint): number {
   return atLeast ? e : e - 1;
 }
 
-/** An integer read as `places` decimals (negative places: that many zeros after it). A zero has no sign. */
-function written(quotient: bigint, places: number, negative: boolean): string {
-  let text = quotient.toString();
+/** An integer's digits read as `places` decimals (negative places: that many zeros after it). A zero has no sign. */
+function written(digits: string, places: number, negative: boolean): string {
+  let text = digits;
+  const zero = digits === '0';
   if (places > 0) {
     text = text.padStart(places + 1, '0');
     text = `${text.slice(0, -places)}.${text.slice(-places)}`;
-  } else if (places < 0 && quotient !== 0n) {
+  } else if (places < 0 && !zero) {
     text += '0'.repeat(-places);
   }
-  return negative && quotient !== 0n ? `-${text}` : text;
+  return negative && !zero ? `-${text}` : text;
 }
