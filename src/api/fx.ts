@@ -70,14 +70,16 @@ function notQuotes(): OptionsError {
 /**
  * The book of `quotes`. With `verdict` (getQuotes' `unusable`: the quotes were judged as they
  * came), that verdict; without it, each quote is judged when first looked up, at `now`, and a
- * second quote for a symbol at other prices makes it unusable.
+ * second quote for a symbol at other prices makes it unusable. With `only` (upper-case symbols),
+ * the others are checked and left out.
  */
-export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number): QuoteBook {
+export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number, only?: ReadonlySet<string>): QuoteBook {
   const bySymbol = new Map<string, Quote>();
   const twice = new Map<string, Quote>();
   const add = (symbol: unknown, quote: Quote) => {
     if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') throw notQuotes();
     const key = symbol.toUpperCase();
+    if (only !== undefined && !only.has(key)) return;
     const first = bySymbol.get(key);
     if (first === undefined) bySymbol.set(key, quote);
     else if (verdict === undefined && !twice.has(key) && !samePrices(first, quote)) twice.set(key, quote);

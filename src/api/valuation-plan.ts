@@ -38,12 +38,14 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
     pairs: first.slice(instruments),
     cross(quotes) {
       // A currency needs a cross only when neither direct pair is quoted (a quote that cannot be
-      // right is a rate that cannot be used, not a reason to look elsewhere).
-      const book = createQuoteBook(quotes, []);
+      // right is a rate that cannot be used, not a reason to look elsewhere). Its rates read only
+      // the pairs: the book holds those, not every instrument's quote.
+      const routes = [...foreign].map((major) => ({ major, pairs: pairsFor(major, baseMajor) }));
+      const book = createQuoteBook(quotes, [], undefined, new Set(routes.flatMap(({ pairs }) => [...pairs.direct, ...pairs.cross])));
       const legs = new Set<string>();
-      for (const major of foreign) {
+      for (const { major, pairs } of routes) {
         if (!('tried' in findRate(major, baseMajor, book))) continue;
-        for (const pair of pairsFor(major, baseMajor).cross) if (!symbols.has(pair)) legs.add(pair);
+        for (const pair of pairs.cross) if (!symbols.has(pair)) legs.add(pair);
       }
       return [...legs];
     },
