@@ -58,6 +58,18 @@ export interface QuoteBook {
   quote(symbol: string): Quote | undefined;
   /** What is wrong with the symbol's quote (quoteProblems, or two quotes at different prices); undefined when nothing is. */
   problems(symbol: string): string[] | undefined;
+  /** The exact figure of a price of the symbol's quote (decimal text: a usable quote's), read once however many lots it prices. */
+  price(symbol: string, field: PriceField): Figure;
+}
+
+export type PriceField = 'bid' | 'ask' | 'mid';
+
+/** A symbol's quote, and its prices as figures once read. */
+interface BookEntry {
+  quote: Quote;
+  bid: Figure | undefined;
+  ask: Figure | undefined;
+  mid: Figure | undefined;
 }
 
 /** Quotes by symbol (the key in any case), or a list of them, as getQuotes' `data`. */
@@ -74,15 +86,15 @@ function notQuotes(): OptionsError {
  * the others are checked and left out.
  */
 export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number, only?: ReadonlySet<string>): QuoteBook {
-  const bySymbol = new Map<string, Quote>();
+  const bySymbol = new Map<string, BookEntry>();
   const twice = new Map<string, Quote>();
   const add = (symbol: unknown, quote: Quote) => {
     if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') throw notQuotes();
     const key = symbol.toUpperCase();
     if (only !== undefined && !only.has(key)) return;
     const first = bySymbol.get(key);
-    if (first === undefined) bySymbol.set(key, quote);
-    else if (verdict === undefined && !twice.has(key) && !samePrices(first, quote)) twice.set(key, quote);
+    if (first === undefined) bySymbol.set(key, { quote, bid: undefined, ask: undefined, mid: undefined });
+    else if (verdict === undefined && !twice.has(key) && !samePrices(first.quote, quote)) twice.set(key, quote);
   };
   if (quotes instanceof Map) for (const [symbol, quote] of quotes) add(symbol, quote);
   else if (Array.isArray(quotes)) for (const quote of quotes as readonly Quote[]) add(quote?.symbol, quote);
@@ -91,10 +103,14 @@ export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly Unusa
   const judged = new Map<string, string[] | undefined>();
   if (verdict !== undefined) for (const { symbol, problems } of verdict) judged.set(symbol.toUpperCase(), problems);
   return {
-    quote: (symbol) => bySymbol.get(symbol),
+    quote: (symbol) => bySymbol.get(symbol)?.quote,
+    price(symbol, field) {
+      const entry = bySymbol.get(symbol)!;
+      return (entry[field] ??= figureOf(entry.quote[field]));
+    },
     problems(symbol) {
       if (verdict !== undefined || judged.has(symbol)) return judged.get(symbol);
-      const quote = bySymbol.get(symbol);
+      const quote = bySymbol.get(symbol)?.quote;
       let problems: string[] | undefined;
       if (quote !== undefined) {
         const found = quoteProblems(quote, now);

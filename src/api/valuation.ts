@@ -10,7 +10,7 @@
 // position priced or converted by one is `unusable`, and the totals leave it out.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
 import { OptionsError } from './errors.js';
-import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type QuoteBook, type QuotesBySymbol, type UnusableRoute } from './fx.js';
+import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type PriceField, type QuoteBook, type QuotesBySymbol, type UnusableRoute } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
 import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
 import type { Quote, UnusableQuote } from './types.js';
@@ -204,16 +204,6 @@ export function valueCheckedPositions(positions: readonly Position[], book: Quot
     }
     return conversion;
   };
-  // Lots of one symbol share a price: read once.
-  const prices = new Map<string, Figure>();
-  const priceFigure = (text: string): Figure => {
-    let figure = prices.get(text);
-    if (figure === undefined) {
-      figure = figureOf(text);
-      prices.set(text, figure);
-    }
-    return figure;
-  };
   const missing: string[] = [];
   const missingKeys = new Set<string>();
   const totals = new Map<string, Totals>();
@@ -239,9 +229,11 @@ export function valueCheckedPositions(positions: readonly Position[], book: Quot
       } else {
         const problems = book.problems(key);
         if (problems !== undefined && !unusable.has(key)) unusable.set(key, { symbol: quote.symbol, problems });
-        const price = priceOf(quote, rule, position.quantity);
+        const field = priceField(rule, position.quantity);
+        const price = priceOf(quote, field);
+        // Lots of one symbol share a price: the book reads it once.
         priced = problems === undefined
-          ? { status: 'ok', price, figure: priceFigure(price), timestamp: quote.timestamp }
+          ? { status: 'ok', price, figure: book.price(key, field), timestamp: quote.timestamp }
           : { status: 'unusable', price: null, figure: null, timestamp: quote.timestamp, reason: `the quote of ${quote.symbol} cannot be right: ${problems.join(', ')}` };
       }
     }
@@ -319,25 +311,29 @@ function valueOne(position: Position, priced: Priced, conversion: Conversion): E
   const amount = unit === null ? null : figureOf(quantity);
   const value = unit === null ? null : times(unit, amount!);
   const { exact } = conversion;
-  const inBase = (figure: Figure | null) => (figure === null || exact === null ? null : exact === ONE ? figure : converted(figure, exact));
   // Object literals, not spreads: each row's object is built in one shape.
-  const out: ExactPosition = { symbol, quantity, currency, price: priced.price, value, rate: conversion.rate, value_base: inBase(value), status, timestamp: priced.timestamp };
+  const out: ExactPosition = { symbol, quantity, currency, price: priced.price, value, rate: conversion.rate, value_base: inBase(value, exact), status, timestamp: priced.timestamp };
   if (cost !== undefined) {
     out.cost = cost;
     out.pnl = unit === null ? null : times(minus(unit, figureOf(cost)), amount!);
-    out.pnl_base = inBase(out.pnl);
+    out.pnl_base = inBase(out.pnl, exact);
   } else if (costTotal !== undefined) {
     // The lot's total cost: P&L is its value less that, exactly; the cost per unit the exact quotient.
     const total = figureOf(costTotal);
-    const held = figureOf(quantity);
+    const held = amount ?? figureOf(quantity);
     out.cost = held.n === 0n ? null : over(total, held);
     out.cost_total = costTotal;
     out.pnl = value === null ? null : minus(value, total);
-    out.pnl_base = inBase(out.pnl);
+    out.pnl_base = inBase(out.pnl, exact);
   }
   if (reason !== undefined) out.reason = reason;
   if (position.line !== undefined) out.line = position.line;
   return out;
+}
+
+/** A figure in the base: at the conversion's rate, itself when the rate is ONE (the base), null with no rate. */
+function inBase(figure: Figure | null, exact: Figure | null): Figure | null {
+  return figure === null || exact === null ? null : exact === ONE ? figure : converted(figure, exact);
 }
 
 interface Totals {
@@ -378,9 +374,13 @@ export function checkValuationOptions(options: { base: unknown; price?: unknown 
   return currencyUnit(base)!;
 }
 
-/** The price `rule` picks from `quote` for `quantity`: side takes the bid for a long, the ask for a short, the mid for none. */
-function priceOf(quote: Quote, rule: PriceRule, quantity: string): string {
-  const field = rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
+/** The price `rule` picks for `quantity`: side takes the bid for a long, the ask for a short, the mid for none. */
+function priceField(rule: PriceRule, quantity: string): PriceField {
+  return rule !== 'side' ? rule : quantity.startsWith('-') && /[1-9]/.test(mantissa(quantity)) ? 'ask' : /[1-9]/.test(mantissa(quantity)) ? 'bid' : 'mid';
+}
+
+/** The quote's price `field`, as decimal text. */
+function priceOf(quote: Quote, field: PriceField): string {
   const price: unknown = quote[field];
   if (typeof price !== 'string') {
     throw new OptionsError('INVALID_OPTIONS', `the quote of ${String(quote.symbol).slice(0, 40)} has a ${field} that is not decimal text`, { option: 'quotes', operation: 'valuePositions', hint: 'pass quotes as getQuotes returns them: prices are decimal strings' });

@@ -69,23 +69,32 @@ export function over(a: Figure, b: Figure): Figure {
   return b.n < 0n ? { n: -a.n * b.d, d: a.d * -b.n, places: 0 } : { n: a.n * b.d, d: a.d * b.n, places: 0 };
 }
 
-/** a ± b over one denominator: the common one when one divides the other (powers of ten, a shared rate's), else their product. */
-function combine(a: Figure, b: Figure, sign: bigint): Figure {
-  const places = Math.max(a.places, b.places);
-  if (a.d === b.d) return { n: a.n + sign * b.n, d: a.d, places };
-  if (b.d > a.d && b.d % a.d === 0n) return { n: a.n * (b.d / a.d) + sign * b.n, d: b.d, places };
-  if (a.d > b.d && a.d % b.d === 0n) return { n: a.n + sign * b.n * (a.d / b.d), d: a.d, places };
-  return { n: a.n * b.d + sign * b.n * a.d, d: a.d * b.d, places };
+/**
+ * a and b over one denominator, as the numerators to add or subtract: the common one when one
+ * divides the other (powers of ten, a shared rate's), else their product.
+ */
+function common(a: Figure, b: Figure): { an: bigint; bn: bigint; d: bigint } {
+  if (a.d === b.d) return { an: a.n, bn: b.n, d: a.d };
+  // Two decimals (each over the power of ten of its places, as products and sums of decimals are):
+  // the one with fewer places scaled by a cached power, not a division.
+  if (a.d === pow10(a.places) && b.d === pow10(b.places)) {
+    return a.places < b.places ? { an: a.n * pow10(b.places - a.places), bn: b.n, d: b.d } : { an: a.n, bn: b.n * pow10(a.places - b.places), d: a.d };
+  }
+  if (b.d > a.d && b.d % a.d === 0n) return { an: a.n * (b.d / a.d), bn: b.n, d: b.d };
+  if (a.d > b.d && a.d % b.d === 0n) return { an: a.n, bn: b.n * (a.d / b.d), d: a.d };
+  return { an: a.n * b.d, bn: b.n * a.d, d: a.d * b.d };
 }
 
 /** a − b, exactly, with the places of the longer. */
 export function minus(a: Figure, b: Figure): Figure {
-  return combine(a, b, -1n);
+  const { an, bn, d } = common(a, b);
+  return { n: an - bn, d, places: Math.max(a.places, b.places) };
 }
 
 /** a + b, exactly, with the places of the longer. */
 export function plus(a: Figure, b: Figure): Figure {
-  return combine(a, b, 1n);
+  const { an, bn, d } = common(a, b);
+  return { n: an + bn, d, places: Math.max(a.places, b.places) };
 }
 
 /** An amount converted at a rate: exactly, with the amount's places (a rate's own places are not an amount's). */
