@@ -1,6 +1,7 @@
 // Delimited text (CSV, TSV, `;`) as rows of cells, RFC 4180: fields separated by a delimiter, a
 // field in double quotes may hold the delimiter, line breaks and doubled quotes (""); rows end at
-// CRLF, LF or CR, and each row keeps the line it starts on, for messages.
+// CRLF, LF or CR, and each row keeps the line it starts on, for messages. As a list, or one row at
+// a time.
 import { PositionsError } from './positions-error.js';
 
 export interface DelimitedRow {
@@ -15,10 +16,19 @@ export interface DelimitedRow {
  * space; rows of nothing but white space are skipped.
  */
 export function readDelimited(text: string, delimiter: string, source: string | undefined, firstLine = 1): DelimitedRow[] {
+  const rows: DelimitedRow[] = [];
+  eachDelimitedRow(text, delimiter, source, firstLine, (cells, line) => rows.push({ cells, line }));
+  return rows;
+}
+
+/**
+ * readDelimited's rows handed to `visit` one at a time, as they are read: a long file's rows are
+ * never all held at once, and each is garbage as soon as its position is made.
+ */
+export function eachDelimitedRow(text: string, delimiter: string, source: string | undefined, firstLine: number, visit: (cells: string[], line: number) => void): void {
   // Without a double quote there is no quoting to read: the platform's split does the same, and
   // fast from the first call (a short run's character loop is still being compiled).
-  if (!text.includes('"')) return splitDelimited(text, delimiter, firstLine);
-  const rows: DelimitedRow[] = [];
+  if (!text.includes('"')) return splitDelimited(text, delimiter, firstLine, visit);
   const separator = delimiter.charCodeAt(0);
   const n = text.length;
   let i = 0;
@@ -79,21 +89,18 @@ export function readDelimited(text: string, delimiter: string, source: string | 
       line++;
       break;
     }
-    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: start });
+    if (cells.length > 1 || cells[0] !== '') visit(cells, start);
   }
-  return rows;
 }
 
-/** readDelimited for text with no double quote: lines at CRLF, LF or CR, cells at the delimiter, trimmed. */
-function splitDelimited(text: string, delimiter: string, firstLine: number): DelimitedRow[] {
-  const rows: DelimitedRow[] = [];
+/** eachDelimitedRow for text with no double quote: lines at CRLF, LF or CR, cells at the delimiter, trimmed. */
+function splitDelimited(text: string, delimiter: string, firstLine: number, visit: (cells: string[], line: number) => void): void {
   const lines = text.split(/\r\n|\n|\r/);
   for (let index = 0; index < lines.length; index++) {
     const cells = lines[index]!.split(delimiter);
     for (let c = 0; c < cells.length; c++) cells[c] = cells[c]!.trim();
-    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: firstLine + index });
+    if (cells.length > 1 || cells[0] !== '') visit(cells, firstLine + index);
   }
-  return rows;
 }
 
 /** Line breaks in `text`: CRLF, LF and CR each count once. */

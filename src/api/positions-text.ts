@@ -6,7 +6,7 @@
 // delimiter is the one that makes it so; lines before it (a title, an "as of" line) are skipped,
 // rows that are totals or notes wherever they stand, and columns mkt does not use, each said once
 // in a warning. A byte-order mark is read, blank lines are skipped.
-import { readDelimited, type DelimitedRow } from './delimited-rows.js';
+import { eachDelimitedRow, readDelimited, type DelimitedRow } from './delimited-rows.js';
 import { OptionsError } from './errors.js';
 import { withoutBom } from './json.js';
 import { checkColumnMapping, planColumns, type ColumnPlan } from './positions-columns.js';
@@ -14,7 +14,7 @@ import { decodePositions } from './positions-decode.js';
 import { PositionsError, ProblemList, shownValue } from './positions-error.js';
 import { readJsonPositions } from './positions-json.js';
 import { isPlaceholder } from './positions-number.js';
-import { positionsFromRecords, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
+import { positionReader, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
 import { MAX_POSITIONS_FILE_BYTES } from '../shared/limits.js';
 import { SYMBOL_PATTERN } from '../shared/patterns.js';
 
@@ -114,8 +114,21 @@ function readDelimitedPositions(body: string, options: ParsePositionsOptions): P
   }
   if (plan.ignored.length > 0) warnIgnored(options, plan.ignored, plan.costLike, 'columns');
 
-  const rows = readDelimited(body.slice(header.next), delimiter, source, header.line + 1);
-  const records: PositionRecord[] = [];
+  // No currency column and no default: said once, of the header, rather than of every row (and
+  // only of a file with rows).
+  const noCurrency = at.currency === undefined && options.defaultCurrency === undefined;
+  const reader = positionReader(options, { style: { cell: true, decimalComma: options.decimalComma, delimiter }, problems, noCurrencySaid: noCurrency });
+  let records = 0;
+  const add = (record: PositionRecord) => {
+    if (records++ === 0 && noCurrency) {
+      problems.add({
+        reason: 'no-currency', line: header.line, field: 'currency', option: 'defaultCurrency',
+        message: 'the header has no currency column, and no default currency was given',
+        hint: 'give each position a currency (a currency column), or a default currency for those without one',
+      });
+    }
+    reader.add(record);
+  };
   const skipped: Array<{ line: number; label: string }> = [];
   const headerKey = header.cells.join('\u0000').toLowerCase();
   const headerSymbol = header.cells[at.symbol!]!.toLowerCase();
@@ -123,32 +136,32 @@ function readDelimitedPositions(body: string, options: ParsePositionsOptions): P
     const index = at[field];
     return index === undefined ? undefined : cells[index];
   };
-  for (const { cells, line } of rows) {
-    if (cells.every((text) => text === '')) continue;
+  // Each row becomes a position as it is read: the rows are never all held at once.
+  eachDelimitedRow(body.slice(header.next), delimiter, source, header.line + 1, (cells, line) => {
+    if (cells.every((text) => text === '')) return;
     const symbol = cell(cells, 'symbol') ?? '';
     if (isPlaceholder(cell(cells, 'quantity') ?? '') && (isPlaceholder(symbol) || isLabel(symbol))) {
       skipped.push({ line, label: isPlaceholder(symbol) ? cells.find((text) => !isPlaceholder(text)) ?? '' : symbol });
-      continue;
+      return;
     }
     if (symbol.length === headerSymbol.length && symbol.toLowerCase() === headerSymbol && cells.join('\u0000').toLowerCase() === headerKey) {
       skipped.push({ line, label: 'the header again' });
-      continue;
+      return;
     }
     // Fewer cells than the header leave the last columns empty (EUR,2500.75,EUR under
     // symbol,quantity,currency,cost); more have no column to go in, unless they are empty.
     if (cells.length > header.cells.length && cells.slice(header.cells.length).some((text) => text !== '')) {
-      records.push({
+      add({
         values: {}, line, problems: [{
           reason: 'cells', line, message: `has ${cells.length} fields, the header ${header.cells.length}`,
           hint: delimiter === '\t' ? undefined : `a field holding a ${delimiter === ',' ? 'comma' : 'semicolon'} must be quoted: "1${delimiter}5"`,
         }],
       });
-      continue;
+      return;
     }
     // One object shape for every row (a keyed store per cell would not be).
-    const values = { symbol: cells[at.symbol!], quantity: cells[at.quantity!], currency: cell(cells, 'currency'), cost: cell(cells, 'cost'), cost_total: cell(cells, 'cost_total') };
-    records.push({ values, line });
-  }
+    add({ values: { symbol: cells[at.symbol!], quantity: cells[at.quantity!], currency: cell(cells, 'currency'), cost: cell(cells, 'cost'), cost_total: cell(cells, 'cost_total') }, line });
+  });
   if (skipped.length > 0 && options.onWarning !== undefined) {
     const listed = skipped.slice(0, 10).map(({ line, label }) => (label === '' ? `line ${line}` : `line ${line} (${label.length > 40 ? `${label.slice(0, 40)}…` : label})`));
     const more = skipped.length - listed.length;
@@ -159,17 +172,7 @@ function readDelimitedPositions(body: string, options: ParsePositionsOptions): P
       labels: skipped.map(({ label }) => label),
     });
   }
-  // No currency column and no default: said once, of the header, rather than of every row.
-  const noCurrencySaid = at.currency === undefined && options.defaultCurrency === undefined && records.length > 0;
-  if (noCurrencySaid) {
-    problems.add({
-      reason: 'no-currency', line: header.line, field: 'currency', option: 'defaultCurrency',
-      message: 'the header has no currency column, and no default currency was given',
-      hint: 'give each position a currency (a currency column), or a default currency for those without one',
-    });
-  }
-  const style = { cell: true, decimalComma: options.decimalComma, delimiter };
-  return positionsFromRecords(records, options, { style, problems, noCurrencySaid });
+  return reader.finish();
 }
 
 /** A total's label in the languages of the exports mkt has met: Total, Subtotal, Summe, Gesamt, Somme, Totaal, Totale, Suma. */

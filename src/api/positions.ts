@@ -152,7 +152,20 @@ export interface ReadContext {
  * Records to positions, each checked; `defaultCurrency` fills a missing currency. Every problem is
  * found, then thrown together (`problems`, which may hold some of the header's already).
  */
-export function positionsFromRecords(records: readonly PositionRecord[], options: PositionsOptions = {}, context: ReadContext = {}): Position[] {
+function positionsFromRecords(records: readonly PositionRecord[], options: PositionsOptions = {}, context: ReadContext = {}): Position[] {
+  const reader = positionReader(options, context);
+  for (const record of records) reader.add(record);
+  return reader.finish();
+}
+
+/** positionsFromRecords a record at a time: a file's rows become positions as they are read. */
+export interface PositionReader {
+  add(record: PositionRecord): void;
+  /** The positions; or a PositionsError with every problem found, or for no record at all. */
+  finish(): Position[];
+}
+
+export function positionReader(options: PositionsOptions = {}, context: ReadContext = {}): PositionReader {
   const { style = { cell: false }, problems = new ProblemList(options.source) } = context;
   const { source, defaultCurrency } = options;
   if (defaultCurrency !== undefined && !isCurrency(defaultCurrency)) {
@@ -160,14 +173,20 @@ export function positionsFromRecords(records: readonly PositionRecord[], options
       reason: 'value', field: 'currency', value: String(defaultCurrency),
     });
   }
-  if (records.length === 0 && problems.count === 0) throw new PositionsError('holds no positions', { reason: 'empty', source });
   const positions: Position[] = [];
-  for (const record of records) {
-    const position = positionOf(record, defaultCurrency, style, problems, context.noCurrencySaid === true);
-    if (position !== undefined) positions.push(position);
-  }
-  problems.fail();
-  return positions;
+  let records = 0;
+  return {
+    add(record) {
+      records++;
+      const position = positionOf(record, defaultCurrency, style, problems, context.noCurrencySaid === true);
+      if (position !== undefined) positions.push(position);
+    },
+    finish() {
+      if (records === 0 && problems.count === 0) throw new PositionsError('holds no positions', { reason: 'empty', source });
+      problems.fail();
+      return positions;
+    },
+  };
 }
 
 type Where = Pick<PositionsProblem, 'line' | 'item'>;

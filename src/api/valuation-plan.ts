@@ -45,9 +45,13 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
       const legs = new Set<string>();
       for (const { major, pairs } of routes) {
         if (!('tried' in findRate(major, baseMajor, book))) continue;
-        for (const pair of pairs.cross) if (!symbols.has(pair)) legs.add(pair);
+        for (const pair of pairs.cross) legs.add(pair);
       }
-      return [...legs];
+      // Round 1's symbols looked up only when a cross is needed (rarely): the plan holds no set of
+      // 10,000 instruments while their quotes are on the way.
+      if (legs.size === 0) return [];
+      const asked = new Set(first);
+      return [...legs].filter((pair) => !asked.has(pair));
     },
   };
 }

@@ -107,15 +107,18 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   };
 
   const plan = planValuation(positions, baseUnit.major);
-  const asked = new Set(plan.first);
+  // A watch's next poll asks for the last one's cross legs up front: those round 1 does not ask already.
   const prefetched: string[] = [];
-  for (const symbol of input.prefetch ?? []) {
-    const key = symbol.toUpperCase();
-    if (!asked.has(key)) prefetched.push(key);
-    asked.add(key);
+  if (input.prefetch !== undefined && input.prefetch.length > 0) {
+    const asked = new Set(plan.first);
+    for (const symbol of input.prefetch) {
+      const key = symbol.toUpperCase();
+      if (!asked.has(key)) prefetched.push(key);
+      asked.add(key);
+    }
   }
   await fetch(prefetched.length === 0 ? plan.first : [...plan.first, ...prefetched]);
-  const cross = plan.cross(rounds[0]?.data ?? []).filter((symbol) => !asked.has(symbol));
+  const cross = plan.cross(rounds[0]?.data ?? []).filter((symbol) => !prefetched.includes(symbol));
   await fetch(cross);
   const fetched = rounds.flatMap((round) => round.data);
   // The quotes as getQuotes judged them, once: a quote that cannot be right values nothing.
