@@ -84,29 +84,31 @@ export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, 
   members(declaration?.before);
   const items = (source[itemsKey] as readonly T[] | undefined) ?? [];
   open(itemsKey);
-  const written: string[] = new Array(items.length);
-  // '\n    {', then each field's key and value, then '\n    }': the keys are the same in every item.
-  const pieces: string[] = ['\n    {', ...keys.flatMap((key) => [key, '']), '\n    }'];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    for (let f = 0; f < fields.length; f++) pieces[2 + 2 * f] = jsonValue(fields[f]!, item, now);
-    written[i] = pieces.join('');
-  }
-  parts.push('[', written.join(','), items.length === 0 ? ']' : '\n  ]');
+  parts.push('[', itemTexts(items, fields, keys, '\n    {', '\n    }', now).join(','), items.length === 0 ? ']' : '\n  ]');
   members(declaration?.after);
   parts.push('\n}\n');
   return parts.join('');
 }
 
-/** One item per line. */
+/**
+ * Each item as one flat string: `open`, each field's key (the same in every item) and value, then
+ * `close`, joined from one array filled again for every item.
+ */
+function itemTexts<T>(items: readonly T[], fields: readonly Field<T>[], keys: readonly string[], open: string, close: string, now: number): string[] {
+  const pieces = [open, ...keys.flatMap((key) => [key, '']), close];
+  const texts: string[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    for (let f = 0; f < fields.length; f++) pieces[2 + 2 * f] = jsonValue(fields[f]!, item, now);
+    texts[i] = pieces.join('');
+  }
+  return texts;
+}
+
+/** One item per line, each line one flat string (as jsonText's items). */
 export function ndjsonText<T>(data: readonly T[], fields: readonly Field<T>[], now: number): string {
   const keys = fields.map((field, i) => `${i === 0 ? '{' : ','}${q(field.name)}:`);
-  let text = '';
-  for (const item of data) {
-    for (let f = 0; f < fields.length; f++) text += keys[f]! + jsonValue(fields[f]!, item, now);
-    text += '}\n';
-  }
-  return text;
+  return itemTexts(data, fields, keys, '', '}\n', now).join('');
 }
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
