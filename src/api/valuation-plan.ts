@@ -6,7 +6,7 @@
 //      already asked for. Usually nothing: a service quotes most currencies against USD.
 // Symbols are upper-case, each once, in the order first needed.
 import { currencyUnit } from './currencies.js';
-import { createQuoteBook, findRate, pairsFor, type QuotesBySymbol } from './fx.js';
+import { createQuoteBook, findRate, pairsFor, type QuoteBook, type QuotesBySymbol } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
 import { checkValuationOptions } from './valuation.js';
 
@@ -16,8 +16,10 @@ export interface ValuationPlan {
   first: string[];
   /** Round 1's pairs (first less the instruments). */
   pairs: string[];
-  /** Round 2, given round 1's quotes: the cross legs still needed, less round 1's symbols. */
-  cross(quotes: QuotesBySymbol): string[];
+  /** Every pair a rate of the foreign currencies may be read from, direct or a cross's leg. */
+  ratePairs(): Set<string>;
+  /** Round 2, given a book of round 1's quotes: the cross legs still needed, less round 1's symbols. */
+  cross(book: QuoteBook): string[];
 }
 
 /** The plan of positions already checked (checkPositions), in an ISO base currency. */
@@ -36,16 +38,17 @@ export function planValuation(positions: readonly Position[], baseMajor: string)
   return {
     first,
     pairs: first.slice(instruments),
-    cross(quotes) {
+    ratePairs: () => new Set([...foreign].flatMap((major) => {
+      const { direct, cross } = pairsFor(major, baseMajor);
+      return [...direct, ...cross];
+    })),
+    cross(book) {
       // A currency needs a cross only when neither direct pair is quoted (a quote that cannot be
-      // right is a rate that cannot be used, not a reason to look elsewhere). Its rates read only
-      // the pairs: the book holds those, not every instrument's quote.
-      const routes = [...foreign].map((major) => ({ major, pairs: pairsFor(major, baseMajor) }));
-      const book = createQuoteBook(quotes, [], undefined, new Set(routes.flatMap(({ pairs }) => [...pairs.direct, ...pairs.cross])));
+      // right is a rate that cannot be used, not a reason to look elsewhere).
       const legs = new Set<string>();
-      for (const { major, pairs } of routes) {
+      for (const major of foreign) {
         if (!('tried' in findRate(major, baseMajor, book))) continue;
-        for (const pair of pairs.cross) legs.add(pair);
+        for (const pair of pairsFor(major, baseMajor).cross) legs.add(pair);
       }
       // Round 1's symbols looked up only when a cross is needed (rarely): the plan holds no set of
       // 10,000 instruments while their quotes are on the way.
@@ -71,5 +74,7 @@ export function valuationSymbols(positions: readonly Position[], base: string): 
  * answer), less the symbols round 1 asked for; empty when every currency has a rate.
  */
 export function crossSymbols(positions: readonly Position[], base: string, quotes: QuotesBySymbol): string[] {
-  return checkedPlan(positions, base, 'crossSymbols').cross(quotes);
+  const plan = checkedPlan(positions, base, 'crossSymbols');
+  // The rates read only the pairs: the book holds those, not every instrument's quote.
+  return plan.cross(createQuoteBook(quotes, [], undefined, plan.ratePairs()));
 }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from '../../src/api/positions.js';
 import type { Quote } from '../../src/api/types.js';
-import { crossSymbols, valuationSymbols } from '../../src/api/valuation-plan.js';
+import { createQuoteBook } from '../../src/api/fx.js';
+import { crossSymbols, planValuation, valuationSymbols } from '../../src/api/valuation-plan.js';
 
 const pos = (symbol: string, currency: string): Position => ({ symbol, quantity: '1', currency });
 const quote = (symbol: string, mid = '1.5'): Quote => ({ symbol, bid: mid, ask: mid, mid, timestamp: '2026-01-05T14:30:00.000Z' });
@@ -40,6 +41,11 @@ describe('crossSymbols (round 2)', () => {
     expect(crossSymbols(PORTFOLIO, 'USD', [])).toEqual([]);
   });
 
+  it('asks nothing for a book all in its base currency or a minor unit of it, whatever round 1 brought', () => {
+    expect(crossSymbols([pos('AAPL', 'USD'), pos('USD', 'USD')], 'USD', [quote('AAPL')])).toEqual([]);
+    expect(crossSymbols([pos('VOD.L', 'GBX'), pos('GBP', 'GBP')], 'GBP', [quote('VOD.L')])).toEqual([]);
+  });
+
   it('asks every leg round 1 did not, for each currency without a rate', () => {
     expect(crossSymbols([pos('RY.TO', 'CAD'), pos('NESN.SW', 'CHF')], 'JPY', [])).toEqual(['CADUSD', 'USDCAD', 'JPYUSD', 'USDJPY', 'CHFUSD', 'USDCHF']);
   });
@@ -51,5 +57,11 @@ describe('crossSymbols (round 2)', () => {
 
   it('asks for no cross when a direct pair is quoted, even at a mid that cannot be right: that rate is unusable, not a reason to look elsewhere', () => {
     expect(crossSymbols([pos('SAP.DE', 'EUR')], 'CHF', [quote('EURCHF', '0')])).toEqual([]);
+  });
+
+  it('reads round 1 in the book the positions are valued against, the library\'s verdict in it (valuePortfolio)', () => {
+    const plan = planValuation([pos('SAP.DE', 'EUR')], 'CHF');
+    expect(plan.cross(createQuoteBook([quote('SAP.DE'), quote('EURCHF', '0')], [{ symbol: 'EURCHF', problems: ['a mid of 0'] }]))).toEqual([]);
+    expect(plan.cross(createQuoteBook([quote('SAP.DE')], []))).toEqual(['EURUSD', 'USDEUR', 'CHFUSD', 'USDCHF']);
   });
 });
