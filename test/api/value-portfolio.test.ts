@@ -7,11 +7,11 @@ import { AbortError, createClient, OptionsError, RateLimitError, type ClientOpti
 import { createClientWith } from '../../src/api/internal.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { dec, fullText, mul, rat, ratDiv, ratMul, ratSum, sub, type Rat } from '../helpers/decimal-oracle.js';
-import { useServers } from '../helpers/fault-server.js';
+import { sendTheseQuotes, useServers } from '../helpers/fault-server.js';
 import { pacedTransport } from '../helpers/paced-transport.js';
 import { getToken, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const { closeLater } = useServers();
+const { closeLater, start } = useServers();
 
 let sb: TestSandbox;
 let token: string;
@@ -137,6 +137,23 @@ describe('valuePortfolio against the sandbox', () => {
     expect(requests).toEqual([]);
     expect(result).toMatchObject({ rounds: 0, requests: 0, attempts: 0, rateLimit: undefined, quotes: [] });
     expect(result.valuation.total_base).toBe('10.50');
+  });
+});
+
+describe('the quotes a valuation used', () => {
+  const at = new Date().toISOString();
+  const q = (symbol: string, mid: string): Quote => ({ symbol, bid: mid, ask: mid, mid, timestamp: at });
+  const positions: Position[] = [{ symbol: 'AAPL', quantity: '1', currency: 'USD' }, { symbol: 'msft', quantity: '2', currency: 'USD' }];
+  const valued = async (quotes: Quote[]) => {
+    const server = await start((req, res) => sendTheseQuotes(req, res, quotes));
+    return createClient({ baseUrl: server.url, accessToken: 'tok', organizationId: 'org_demo' }).valuePortfolio({ positions, base: 'USD' });
+  };
+
+  it('in a book all in its base currency: every quote as it came, and a symbol sent twice alike once', async () => {
+    expect((await valued([q('AAPL', '227.12'), q('MSFT', '400')])).quotes).toEqual([q('AAPL', '227.12'), q('MSFT', '400')]);
+    const twice = await valued([q('AAPL', '227.12'), q('MSFT', '400'), q('aapl', '227.120')]);
+    expect(twice.quotes).toEqual([q('AAPL', '227.12'), q('MSFT', '400')]);
+    expect(twice.valuation).toMatchObject({ incomplete: false, total_base: '1027.12' });
   });
 });
 

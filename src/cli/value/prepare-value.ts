@@ -94,10 +94,9 @@ function refuseTooMany(bytes: Buffer, source: string): void {
   const first = bytes.subarray(0, 64).toString('latin1').replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '').replace(/[\s\0]+/, '')[0];
   const json = first === '[' || first === '{';
   const most = json ? MAX_POSITIONS : MAX_POSITIONS + 1000;
-  let count = 0;
-  for (let at = bytes.indexOf(json ? 0x7b : 0x0a); at !== -1 && count <= most; at = bytes.indexOf(json ? 0x7b : 0x0a, at + 1)) {
-    if (!json || startsElement(bytes, at)) count++;
-  }
+  // Lines by the platform's split, which stops one past the most; a JSON array's objects one by one.
+  let count = json ? 0 : bytes.toString('latin1').split('\n', most + 2).length - 1;
+  if (json) for (let at = bytes.indexOf(0x7b); at !== -1 && count <= most; at = bytes.indexOf(0x7b, at + 1)) if (startsElement(bytes, at)) count++;
   if (count > most) {
     const counted = json ? `${most.toLocaleString('en-US')} objects in its arrays` : `${most.toLocaleString('en-US')} lines`;
     throw new UsageError(`${source} has more than ${counted}, and mkt value takes at most ${MAX_POSITIONS.toLocaleString('en-US')} positions`,

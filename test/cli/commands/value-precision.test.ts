@@ -240,6 +240,19 @@ describe(`at most ${MAX_POSITIONS.toLocaleString('en-US')} positions, the rest r
     expect(requests).toBe(0);
   });
 
+  it('lines counted to the one: as many as that and a thousand, read; one more, refused', async () => {
+    const lines = MAX_POSITIONS + 1000;
+    // The header's line, blank lines, and a position's: `lines` line ends in all.
+    const within = write('within.csv', `symbol,quantity,currency\n${'\n'.repeat(lines - 2)}USD,1,USD\n`);
+    const read = await run([within, '--base', 'USD', '--format', 'csv', '--fields', 'row,value_base']);
+    expect(read.code).toBe(0);
+    expect(read.stdout.trimEnd().split('\r\n').at(-1)).toBe('total_base,1');
+    const over = write('over-by-one.csv', `symbol,quantity,currency\n${'\n'.repeat(lines - 1)}USD,1,USD\n`);
+    const refused = await run([over, '--base', 'USD']);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain(`has more than ${lines.toLocaleString('en-US')} lines`);
+  });
+
   it('an object a position holds is not counted as one: more braces than the limit, fewer positions, valued', async () => {
     const count = Math.ceil((MAX_POSITIONS + 1) / 2);
     const nested = write('nested.json', `[${Array.from({ length: count }, () => '{"symbol":"USD","quantity":"1","currency":"USD","note":{"from":"a broker"}}').join(',\n')}]`);
