@@ -120,12 +120,14 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   await fetch(prefetched.length === 0 ? plan.first : [...plan.first, ...prefetched]);
   // The quotes as getQuotes judged them, once: a quote that cannot be right values nothing. Round
   // 1's book says what round 2 needs, and values the positions when no round 2 is needed (nearly always).
-  const judged = () => createQuoteBook(rounds.flatMap((round) => round.data), rounds.flatMap((round) => round.unusable));
-  let book = judged();
+  const gathered = () => {
+    const quotes = rounds.flatMap((round) => round.data);
+    return { fetched: quotes, book: createQuoteBook(quotes, rounds.flatMap((round) => round.unusable)) };
+  };
+  let { fetched, book } = gathered();
   const cross = plan.cross(book).filter((symbol) => !prefetched.includes(symbol));
   await fetch(cross);
-  if (cross.length > 0) book = judged();
-  const fetched = rounds.flatMap((round) => round.data);
+  if (cross.length > 0) ({ fetched, book } = gathered());
   const exact = valueCheckedPositions(positions, book, base, baseUnit, rule);
   return {
     valuation: valuationAt(exact, input.precision ?? 'full'),
