@@ -62,32 +62,38 @@ function withDecimals(value: unknown, decimals: ReadonlySet<string>, indent: str
  * numbers. Its members in the declared order (`{"data": [...]}` when nothing is declared; quotes:
  * `data`, `missing`, and `stale` with --max-age); a member whose value is undefined is left out, as
  * JSON.stringify leaves it. Each item is one flat string, its pieces joined (one array, filled again
- * for every item), and the items joined once: a rope grown by += over every piece (300,000 of them
- * for 10,000 positions) lives until it is written, and every scavenge before then copies it (mkt
- * value of 10,000 positions: 11 ms less garbage collection, docs/benchmarks.md).
+ * for every item), and the items joined once, with the document's start and end: a rope grown by +=
+ * over every piece (300,000 of them for 10,000 positions) lives until it is written, and every
+ * scavenge before then copies it (mkt value of 10,000 positions: 11 ms less garbage collection,
+ * docs/benchmarks.md); a second join would copy the megabytes of items again.
  */
 export function jsonText<T, D>(document: D, declaration: DocumentDeclaration<T, D> | undefined, fields: readonly Field<T>[], now: number): string {
   const source = document as Record<string, unknown>;
   const itemsKey = declaration?.items ?? 'data';
   const keys = fields.map((field, i) => `${i === 0 ? '' : ','}\n      ${q(field.name)}: `);
-  const parts = ['{'];
-  const open = (name: string) => parts.push(parts.length === 1 ? '\n  ' : ',\n  ', q(name), ': ');
-  const members = (list: readonly DocumentMember<D>[] | undefined) => {
+  let first = true;
+  const members = (into: string[], list: readonly DocumentMember<D>[] | undefined) => {
     for (const member of list ?? []) {
       const name = typeof member === 'string' ? member : member.name;
       const value = source[name];
       if (value === undefined) continue;
-      open(name);
-      parts.push(memberValue(value, typeof member !== 'string' && member.kind === 'decimal', typeof member === 'string' ? undefined : member.members));
+      into.push(first ? '\n  ' : ',\n  ', q(name), ': ', memberValue(value, typeof member !== 'string' && member.kind === 'decimal', typeof member === 'string' ? undefined : member.members));
+      first = false;
     }
   };
-  members(declaration?.before);
   const items = (source[itemsKey] as readonly T[] | undefined) ?? [];
-  open(itemsKey);
-  parts.push('[', itemTexts(items, fields, keys, '\n    {', '\n    }', now).join(','), items.length === 0 ? ']' : '\n  ]');
-  members(declaration?.after);
-  parts.push('\n}\n');
-  return parts.join('');
+  const start = ['{'];
+  members(start, declaration?.before);
+  start.push(first ? '\n  ' : ',\n  ', q(itemsKey), ': [');
+  first = false;
+  const end = [items.length === 0 ? ']' : '\n  ]'];
+  members(end, declaration?.after);
+  end.push('\n}\n');
+  const texts = itemTexts(items, fields, keys, '\n    {', '\n    }', now);
+  if (texts.length === 0) return start.join('') + end.join('');
+  texts[0] = start.join('') + texts[0]!;
+  texts[texts.length - 1] += end.join('');
+  return texts.join(',');
 }
 
 /**
