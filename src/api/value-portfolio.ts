@@ -13,7 +13,7 @@ import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createQuoteBook } from './fx.js';
 import { checkPrecision, type Precision } from './precision.js';
-import { checkValuationOptions, valuationAt, valueCheckedPositions, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
+import { checkValuationOptions, valueCheckedPositions, valueWritten, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
 import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
@@ -48,8 +48,12 @@ export interface ValuePortfolioInput {
 export interface ValuePortfolioResult {
   /** The valuation document (valuePositions' result) at the precision asked for, as `mkt value --json` writes it. */
   valuation: Valuation;
-  /** The same valuation, every figure exact: valuationAt(exact, precision) writes it at any other precision. */
-  exact: ExactValuation;
+  /**
+   * The same valuation, every figure exact: valuationAt(exact, precision) writes it at any other
+   * precision. Worked out when first read, from the same quotes (a caller that only writes
+   * `valuation` does not hold every position's exact figures), and the same object after that.
+   */
+  readonly exact: ExactValuation;
   /** The quotes the valuation used: each instrument's, and each pair a rate came from, in the order they came. */
   quotes: Quote[];
   /** Symbols the service sent quotes for without being asked, each once. */
@@ -128,12 +132,15 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const cross = plan.cross(book).filter((symbol) => !prefetched.includes(symbol));
   await fetch(cross);
   if (cross.length > 0) ({ fetched, book } = gathered());
-  const exact = valueCheckedPositions(positions, book, base, baseUnit, rule);
+  const valuation = valueWritten(positions, book, base, baseUnit, rule, input.precision ?? 'full');
+  let exact: ExactValuation | undefined;
   return {
-    valuation: valuationAt(exact, input.precision ?? 'full'),
-    exact,
+    valuation,
+    get exact() {
+      return (exact ??= valueCheckedPositions(positions, book, base, baseUnit, rule));
+    },
     // Prefetched symbols are pairs: kept among the quotes only where a rate came from them.
-    quotes: usedQuotes(exact, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
+    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
     unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
@@ -147,7 +154,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
  * The fetched quotes the valuation read: every instrument's (each was asked for a position), and the
  * pairs its rates came from; not a second quote for a symbol (it follows the first: mergeBatches).
  */
-function usedQuotes(valuation: ExactValuation, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
+function usedQuotes(valuation: Pick<Valuation, 'fx'>, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
   const used = new Set<string>();
   for (const rate of valuation.fx) for (const pair of rate.pairs) used.add(pair);
   let previous = '';

@@ -415,6 +415,21 @@ describe('the book of issue 34, in USD and in JPY: exact, rounded once where wri
     expect(exact.positions[7]).toMatchObject({ symbol: 'EUR', timestamp: null });
     expect(exact.fx.find((rate) => rate.from === 'GBP')).toMatchObject({ pairs: ['GBPUSD'], timestamps: [at] });
   });
+
+  it('valued and written in one pass (valuePositions), the document is the exact valuation written (valuationAt), at every precision', () => {
+    // Every kind of position: a cost, a lot's total cost, cash, a cross, no quote, no rate, a quote that cannot be right.
+    const odd = [
+      ...positions,
+      { symbol: 'AAPL', quantity: '4', currency: 'USD', cost_total: '700.10' }, pos('NOPE', '1', 'USD', '5'), pos('NOK', '2', 'NOK'),
+      pos('BAD', '3', 'USD', '1'), { ...pos('AAPL', '0', 'USD', '1'), line: 14 },
+    ];
+    const input = { positions: odd, quotes: [...quotes, q('BAD', '-1')], base: 'JPY', now: NOW };
+    for (const precision of ['full', 'minor', 0, 3, 34] as const) {
+      const written = valuePositions({ ...input, precision });
+      expect(written).toEqual(valuationAt(valueExactly(input), precision));
+      expect(written.positions.map((p) => p.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'missing', 'no_route', 'unusable', 'ok']);
+    }
+  });
 });
 
 describe('half-even, decided on the exact value', () => {

@@ -3,7 +3,7 @@
 // the valuation checked with the tests' own arithmetic on the quotes the sandbox sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
-import { AbortError, createClient, OptionsError, RateLimitError, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
+import { AbortError, createClient, OptionsError, RateLimitError, valuationAt, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
 import { createClientWith } from '../../src/api/internal.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { dec, fullText, mul, rat, ratDiv, ratMul, ratSum, sub, type Rat } from '../helpers/decimal-oracle.js';
@@ -91,6 +91,17 @@ describe('valuePortfolio against the sandbox', () => {
     expect(valuation.total_base).toBe(fullText(ratSum(exact), Math.max(...valuation.positions.map((p) => places(p.value!)))));
     // The quotes it used: the instruments, and one pair per rate (EURGBP, not GBPEUR, which the sandbox does not quote).
     expect(result.quotes.map((quote) => quote.symbol)).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'EURUSD', 'USDCAD']);
+  });
+
+  it('works out the exact valuation when it is first read, once, from the quotes it fetched: written at the precision asked, it is the valuation', async () => {
+    const { client, requests } = recordingClient();
+    const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', precision: 'minor' });
+    const sent = requests.length;
+    const { exact } = result;
+    expect(result.exact).toBe(exact);
+    expect(exact.positions).toHaveLength(PORTFOLIO.length);
+    expect(valuationAt(exact, 'minor')).toEqual(result.valuation);
+    expect(requests).toHaveLength(sent);
   });
 
   it('in USD: one round, every currency having a pair with USD', async () => {

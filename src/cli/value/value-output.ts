@@ -35,8 +35,9 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
   const valuation = options.format === 'table' ? tableValuation(result.exact, options.precision) : result.valuation;
   if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
   else terminal.stdout.write(renderPrices(result.exact, result.quotes, options.prices));
-  // Every position has a row, valued or not: a check on one without a quote fails saying so.
-  const failedChecks = judgeChecks(VALUE_MODEL, options.checks, result.exact, undefined, terminal.now());
+  // Every position has a row, valued or not: a check on one without a quote fails saying so. The
+  // exact valuation is worked out only for checks (and the table, the prices): result.exact.
+  const failedChecks = options.checks === undefined ? undefined : judgeChecks(VALUE_MODEL, options.checks, result.exact, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);
   return reportProblems(terminal, valuationProblems(valuation), options.strict,
     'the data above values what could be valued; without --strict, symbols with no quote, quotes that cannot be right and currencies with no rate are warnings and exit 0', failedChecks);
