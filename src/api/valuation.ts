@@ -195,6 +195,8 @@ interface Conversion {
   unusable?: string;
   /** The pairs' timestamps. */
   timestamps: readonly string[];
+  /** Whether a position valued at it has counted its timestamps toward as_of: one does for all. */
+  counted?: boolean;
 }
 
 /** valueExactly for positions, a base and a rule already checked, against a book of judged quotes. */
@@ -276,7 +278,10 @@ function valueEach(positions: readonly Position[], book: QuoteBook, base: string
     const out = valueOne(position, priced, conversion);
     if (out.status === 'ok') {
       if (priced.timestamp !== null) used(priced.timestamp);
-      for (const timestamp of conversion.timestamps) used(timestamp);
+      if (conversion.counted !== true) {
+        conversion.counted = true;
+        for (const timestamp of conversion.timestamps) used(timestamp);
+      }
     } else {
       unvalued = true;
     }
@@ -512,13 +517,16 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
     return out;
   };
   const orNull = (figure: Figure | null, currency: string) => (figure === null ? null : text(figure, currency));
+  // Half of the figures are in the base: their rounding is looked up once.
+  const baseRounding = amountRounding(precision, base);
+  const inBase = (figure: Figure | null) => (figure === null ? null : roundFigure(figure, baseRounding).text);
   return {
     position(p: ExactPosition): ValuedPosition {
       // A figure in the base currency that is the figure itself (no conversion) is written once.
       const value = orNull(p.value, p.currency);
       const out: ValuedPosition = {
         symbol: p.symbol, quantity: p.quantity, currency: p.currency, price: p.price,
-        value, rate: p.rate === null ? null : rated(p.rate).text, value_base: p.value_base === p.value && p.currency === base ? value : orNull(p.value_base, base),
+        value, rate: p.rate === null ? null : rated(p.rate).text, value_base: p.value_base === p.value && p.currency === base ? value : inBase(p.value_base),
         status: p.status, timestamp: p.timestamp,
       };
       if (p.cost !== undefined) {
@@ -526,7 +534,7 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
         if (p.cost_total !== undefined) out.cost_total = p.cost_total;
         const pnl = orNull(p.pnl ?? null, p.currency);
         out.pnl = pnl;
-        out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : orNull(p.pnl_base ?? null, base);
+        out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : inBase(p.pnl_base ?? null);
       }
       if (p.reason !== undefined) out.reason = p.reason;
       if (p.line !== undefined) out.line = p.line;
@@ -534,10 +542,10 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
     },
     valuation(exact: ExactFacts, positions: ValuedPosition[]): Valuation {
       const totals = exact.totals.map((t): CurrencyTotal => {
-        const out: CurrencyTotal = { currency: t.currency, positions: t.positions, value: text(t.value, t.currency), value_base: orNull(t.value_base, base), incomplete: t.incomplete };
+        const out: CurrencyTotal = { currency: t.currency, positions: t.positions, value: text(t.value, t.currency), value_base: inBase(t.value_base), incomplete: t.incomplete };
         if (t.pnl !== undefined) {
           out.pnl = text(t.pnl, t.currency);
-          out.pnl_base = orNull(t.pnl_base ?? null, base);
+          out.pnl_base = inBase(t.pnl_base ?? null);
         }
         return out;
       });
@@ -548,8 +556,8 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
         as_of: exact.as_of,
         positions,
         totals,
-        total_base: text(exact.total_base, base),
-        total_pnl_base: orNull(exact.total_pnl_base, base),
+        total_base: inBase(exact.total_base)!,
+        total_pnl_base: inBase(exact.total_pnl_base),
         missing: exact.missing,
         no_route: exact.no_route,
         unusable: exact.unusable,

@@ -416,6 +416,20 @@ describe('the book of issue 34, in USD and in JPY: exact, rounded once where wri
     expect(exact.fx.find((rate) => rate.from === 'GBP')).toMatchObject({ pairs: ['GBPUSD'], timestamps: [at] });
   });
 
+  it('as_of is the oldest quote a valued position used, its pair\'s included; not a quote of a position left unvalued', () => {
+    const stamped = (symbol: string, mid: string, timestamp: string): Quote => ({ symbol, bid: mid, ask: mid, mid, timestamp });
+    const [t0, t1, t2, t3] = ['2026-01-05T14:26:00Z', '2026-01-05T14:27:00Z', '2026-01-05T14:28:00Z', '2026-01-05T14:29:00Z'];
+    const book = [stamped('BAD', '-1', t0), stamped('EURUSD', '1.08', t1), stamped('AAPL', '227', t2), stamped('SAP', '200', t3)];
+    const asOf = (lots: Position[]) => valuePositions({ positions: lots, quotes: book, base: 'USD', now: NOW }).as_of;
+    expect(asOf([pos('SAP', '1', 'EUR'), pos('AAPL', '1', 'USD')])).toBe(t1);
+    // No position in EUR is valued: EURUSD is not used, nor BAD's quote, which cannot be right.
+    expect(asOf([pos('NOQ', '1', 'EUR'), pos('BAD', '1', 'EUR'), pos('AAPL', '1', 'USD')])).toBe(t2);
+    // The first in EUR is not valued, the next is: EURUSD counts.
+    expect(asOf([pos('BAD', '1', 'EUR'), pos('AAPL', '1', 'USD'), pos('SAP', '1', 'EUR')])).toBe(t1);
+    expect(asOf([pos('EUR', '5', 'EUR')])).toBe(t1);
+    expect(asOf([pos('USD', '5', 'USD')])).toBeNull();
+  });
+
   it('valued and written in one pass (valuePositions), the document is the exact valuation written (valuationAt), at every precision', () => {
     // Every kind of position: a cost, a lot's total cost, cash, a cross, no quote, no rate, a quote that cannot be right.
     const odd = [
