@@ -215,8 +215,8 @@ export function valueCheckedPositions(positions: readonly Position[], book: Quot
  * takes about 30 ms less CPU in EUR, 10 in USD (docs/benchmarks.md, target 7). valueCheckedPositions
  * is the same loop, keeping them.
  */
-export function valueWritten(positions: readonly Position[], book: QuoteBook, base: string, baseUnit: CurrencyUnit, rule: PriceRule, precision: Precision): Valuation {
-  const writer = figureWriter(precision, base);
+export function valueWritten(positions: readonly Position[], book: QuoteBook, base: string, baseUnit: CurrencyUnit, rule: PriceRule, precision: Precision, options: ValuationAtOptions = {}): Valuation {
+  const writer = figureWriter(precision, base, options);
   const written: ValuedPosition[] = new Array(positions.length);
   const facts = valueEach(positions, book, base, baseUnit, rule, (position, i) => {
     written[i] = writer.position(position);

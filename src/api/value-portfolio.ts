@@ -17,6 +17,7 @@ import { checkValuationOptions, valueCheckedPositions, valueWritten, type ExactV
 import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
+import { FULL_DIGITS } from '../shared/figure.js';
 
 /** Client.valuePortfolio's input. */
 export interface ValuePortfolioInput {
@@ -28,6 +29,8 @@ export interface ValuePortfolioInput {
   price?: PriceRule;
   /** How `valuation`'s figures are written: `full` (the default), `minor`, or a number of decimal places. `exact` has them all. */
   precision?: Precision;
+  /** `valuation`'s rates with at most this many significant digits, where the precision would write more (a table's: READABLE_RATE_DIGITS, 10). */
+  rateDigits?: number;
   /** Symbols per request, as getQuotes takes it. */
   batchSize?: number;
   /** Requests in flight at once, as getQuotes takes it. */
@@ -79,6 +82,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const baseUnit = checkValuationOptions({ base, price }, OPERATION);
   checkPositions(positions);
   if (input.precision !== undefined) checkPrecision(input.precision, OPERATION);
+  checkNumber('rateDigits', input.rateDigits, 1, FULL_DIGITS, true, OPERATION);
   checkNumber('batchSize', input.batchSize, 1, MAX_BATCH_SIZE, true, OPERATION);
   checkNumber('concurrency', input.concurrency, 1, MAX_CONCURRENCY, true, OPERATION);
   if (input.prefetch !== undefined && (!Array.isArray(input.prefetch) || !input.prefetch.every((symbol) => typeof symbol === 'string'))) {
@@ -132,7 +136,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const cross = plan.cross(book).filter((symbol) => !prefetched.includes(symbol));
   await fetch(cross);
   if (cross.length > 0) ({ fetched, book } = gathered());
-  const valuation = valueWritten(positions, book, base, baseUnit, rule, input.precision ?? 'full');
+  const valuation = valueWritten(positions, book, base, baseUnit, rule, input.precision ?? 'full', { rateDigits: input.rateDigits });
   let exact: ExactValuation | undefined;
   return {
     valuation,

@@ -104,6 +104,17 @@ describe('valuePortfolio against the sandbox', () => {
     expect(requests).toHaveLength(sent);
   });
 
+  it('writes the rates with at most rateDigits significant digits, each rounded from the exact rate, as a table shows them', async () => {
+    const { client } = recordingClient();
+    const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', rateDigits: 10 });
+    expect(result.valuation).toEqual(valuationAt(result.exact, 'full', { rateDigits: 10 }));
+    // Significant digits: not the leading zeros, not the point.
+    const digits = (rate: string) => rate.replace('.', '').replace(/^0+/, '').length;
+    for (const rate of result.valuation.fx) expect(digits(rate.rate)).toBeLessThanOrEqual(10);
+    // Inverses and a cross: at full, more digits than 10.
+    expect(Math.max(...valuationAt(result.exact, 'full').fx.map((rate) => digits(rate.rate)))).toBeGreaterThan(10);
+  });
+
   it('in USD: one round, every currency having a pair with USD', async () => {
     const { client, requests } = recordingClient();
     const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'USD', price: 'side' });
@@ -178,6 +189,9 @@ describe('valuePortfolio refuses before any request', () => {
     ['a price rule it does not know', { positions: PORTFOLIO, base: 'USD', price: 'last' }, 'price'],
     ['positions that are not positions', { positions: [{ symbol: 'AAPL', quantity: 'abc', currency: 'USD' }], base: 'USD' }, 'quantity'],
     ['a batch size of 0', { positions: PORTFOLIO, base: 'USD', batchSize: 0 }, 'batchSize'],
+    ['rates at 0 significant digits', { positions: PORTFOLIO, base: 'USD', rateDigits: 0 }, 'rateDigits'],
+    ['rates at 35 significant digits', { positions: PORTFOLIO, base: 'USD', rateDigits: 35 }, 'rateDigits'],
+    ['rates at 2.5 significant digits', { positions: PORTFOLIO, base: 'USD', rateDigits: 2.5 }, 'rateDigits'],
     ['no input at all', undefined, 'input'],
   ])('%s', async (_name, input, option) => {
     const error = await client.valuePortfolio(input as never).catch((caught: unknown) => caught);

@@ -1,7 +1,7 @@
 // mkt value: a portfolio valued exactly from live quotes, in its own currencies and in a base
 // currency; says what it could not value.
 import { Option, type Command } from 'commander';
-import { PRICE_RULES } from '../../api/index.js';
+import { PRICE_RULES, READABLE_RATE_DIGITS } from '../../api/index.js';
 import { isPriceFormat, PRICE_FORMATS } from '../../render/price-directives.js';
 import { defaultValueFields } from '../../render/value-fields.js';
 import { VALUE_MODEL, valueModel } from '../../render/value-model.js';
@@ -135,8 +135,9 @@ async function runValue(deps: Deps, file: string, given: ValueOptions, state: Ru
 
   const concurrency = prepared.request.concurrency ?? DEFAULT_CONCURRENCY;
   const { client, progress } = await createCommandClient(deps, options, state, { concurrency });
-  const result = await valueOnce(client, prepared, { onProgress: progress.onBatch, precision });
-  return writeValuation(runTerminal(deps, state), result, { format, precision, fields, strict: options.strict, checks, prices });
+  // A table's rates have at most 10 significant digits: the valuation is written so.
+  const result = await valueOnce(client, prepared, { onProgress: progress.onBatch, precision, rateDigits: format === 'table' ? READABLE_RATE_DIGITS : undefined });
+  return writeValuation(runTerminal(deps, state), result, { format, fields, strict: options.strict, checks, prices });
 }
 
 /** --format ledger and beancount write the prices of one valuation: no watch, no fields, no JSON. */

@@ -77,7 +77,7 @@ async function readPositionsBytes(deps: Deps, file: string): Promise<{ bytes: Bu
  * One valuation: the quotes it needs, fetched, and the positions valued against them. `also`: a
  * progress callback, and for a poll of a watch the cross legs and batch size the first poll found.
  */
-export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize' | 'precision'> = {}): Promise<ValuePortfolioResult> {
+export function valueOnce(client: Client, prepared: PreparedValue, also: Pick<ValuePortfolioInput, 'onProgress' | 'prefetch' | 'batchSize' | 'precision' | 'rateDigits'> = {}): Promise<ValuePortfolioResult> {
   return client.valuePortfolio({ ...prepared.request, ...also, batchSize: also.batchSize ?? prepared.request.batchSize });
 }
 

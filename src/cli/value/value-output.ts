@@ -19,8 +19,6 @@ import { writeResource } from '../output/writer.js';
 
 export interface WriteValuationOptions {
   format: Format;
-  /** The precision result.valuation was written at. */
-  precision: Precision;
   /** --fields, checked against the format; undefined: the format's own. */
   fields?: readonly ValueFieldName[];
   strict?: boolean;
@@ -30,13 +28,17 @@ export interface WriteValuationOptions {
   prices?: PriceFormat;
 }
 
-/** Writes the valuation and returns the exit code (or throws IncompleteError under --strict, CheckFailedError for --check). */
+/**
+ * Writes the valuation (result.valuation: for the table, asked for with its rates at
+ * READABLE_RATE_DIGITS) and returns the exit code (or throws IncompleteError under --strict,
+ * CheckFailedError for --check).
+ */
 export async function writeValuation(terminal: Terminal, result: ValuePortfolioResult, options: WriteValuationOptions): Promise<number> {
-  const valuation = options.format === 'table' ? tableValuation(result.exact, options.precision) : result.valuation;
+  const { valuation } = result;
   if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
   else terminal.stdout.write(renderPrices(result.exact, result.quotes, options.prices));
   // Every position has a row, valued or not: a check on one without a quote fails saying so. The
-  // exact valuation is worked out only for checks (and the table, the prices): result.exact.
+  // exact valuation is worked out only when read: for checks and the books' prices.
   const failedChecks = options.checks === undefined ? undefined : judgeChecks(VALUE_MODEL, options.checks, result.exact, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);
   return reportProblems(terminal, valuationProblems(valuation), options.strict,

@@ -94,6 +94,14 @@ describe('the book of issue 34 in USD', () => {
     expect(cells.find((row) => row[0] === 'CHF')![1]).toBe(fullText(TO_USD.CHF!, 0, 10));
   });
 
+  it('the table at --precision full: every value\'s exact digits, the rates still at 10 significant digits', async () => {
+    const result = await run([book, '--base', 'USD', '--format', 'table', '--precision', 'full']);
+    expect(result.code).toBe(0);
+    const cells = result.stdout.split('\n').filter((line) => line.startsWith('│ ')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    expect(cells.find((row) => row[0] === 'CHF')![1]).toBe(fullText(TO_USD.CHF!, 0, 10));
+    expect(cells.find((row) => row[0] === 'JPY')![1]).toBe(fullText(TO_USD.JPY!, 0, 10));
+  });
+
   it('json at full by default: every digit right, 34 of them where the exact value has more', async () => {
     const result = await run([book, '--base', 'USD', '--json']);
     expect(result.stderr).toBe('');
