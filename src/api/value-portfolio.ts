@@ -53,8 +53,9 @@ export interface ValuePortfolioResult {
   valuation: Valuation;
   /**
    * The same valuation, every figure exact: valuationAt(exact, precision) writes it at any other
-   * precision. Worked out when first read, from the same quotes (a caller that only writes
-   * `valuation` does not hold every position's exact figures), and the same object after that.
+   * precision. Worked out when first read (a caller that only writes `valuation` does not hold every
+   * position's exact figures), from the same quotes and the same list of positions, and the same
+   * object after that: a position object or a quote changed in between is read as it is then.
    */
   readonly exact: ExactValuation;
   /** The quotes the valuation used: each instrument's, and each pair a rate came from, in the order they came. */
@@ -137,11 +138,13 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   await fetch(cross);
   if (cross.length > 0) ({ fetched, book } = gathered());
   const valuation = valueWritten(positions, book, base, baseUnit, rule, input.precision ?? 'full', { rateDigits: input.rateDigits });
+  // The list as it was valued: a caller's push or splice afterwards is not in the exact valuation.
+  const valued = positions.slice();
   let exact: ExactValuation | undefined;
   return {
     valuation,
     get exact() {
-      return (exact ??= valueCheckedPositions(positions, book, base, baseUnit, rule));
+      return (exact ??= valueCheckedPositions(valued, book, base, baseUnit, rule));
     },
     // Prefetched symbols are pairs: kept among the quotes only where a rate came from them.
     quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),

@@ -104,6 +104,15 @@ describe('valuePortfolio against the sandbox', () => {
     expect(requests).toHaveLength(sent);
   });
 
+  it('values exactly the list it was given: a position added to it afterwards is not in the exact valuation', async () => {
+    const { client } = recordingClient();
+    const positions = [...PORTFOLIO];
+    const result = await client.valuePortfolio({ positions, base: 'EUR' });
+    positions.push({ symbol: 'AAPL', quantity: 'not a number', currency: 'USD' });
+    expect(result.exact.positions).toHaveLength(PORTFOLIO.length);
+    expect(valuationAt(result.exact, 'full')).toEqual(result.valuation);
+  });
+
   it('writes the rates with at most rateDigits significant digits, each rounded from the exact rate, as a table shows them', async () => {
     const { client } = recordingClient();
     const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', rateDigits: 10 });
