@@ -6,6 +6,8 @@
 //   2. valuationAt: the valuation document at a precision, each figure rounded once, half-even, by
 //      the stated rule (precision.ts); its field names those of `mkt value --json` (snake_case, as
 //      the document is written), so a program, the CLI and an MCP tool hand on one shape.
+// valuePositions (valueWritten) takes both steps a position at a time: the same document, without
+// holding every position's exact figures until the last is valued.
 // A quote that cannot be right (quote-checks.ts, judged once in the library) values nothing: a
 // position priced or converted by one is `unusable`, and the totals leave it out.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
@@ -519,14 +521,14 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
   const orNull = (figure: Figure | null, currency: string) => (figure === null ? null : text(figure, currency));
   // Half of the figures are in the base: their rounding is looked up once.
   const baseRounding = amountRounding(precision, base);
-  const inBase = (figure: Figure | null) => (figure === null ? null : roundFigure(figure, baseRounding).text);
+  const baseText = (figure: Figure | null) => (figure === null ? null : roundFigure(figure, baseRounding).text);
   return {
     position(p: ExactPosition): ValuedPosition {
       // A figure in the base currency that is the figure itself (no conversion) is written once.
       const value = orNull(p.value, p.currency);
       const out: ValuedPosition = {
         symbol: p.symbol, quantity: p.quantity, currency: p.currency, price: p.price,
-        value, rate: p.rate === null ? null : rated(p.rate).text, value_base: p.value_base === p.value && p.currency === base ? value : inBase(p.value_base),
+        value, rate: p.rate === null ? null : rated(p.rate).text, value_base: p.value_base === p.value && p.currency === base ? value : baseText(p.value_base),
         status: p.status, timestamp: p.timestamp,
       };
       if (p.cost !== undefined) {
@@ -534,7 +536,7 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
         if (p.cost_total !== undefined) out.cost_total = p.cost_total;
         const pnl = orNull(p.pnl ?? null, p.currency);
         out.pnl = pnl;
-        out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : inBase(p.pnl_base ?? null);
+        out.pnl_base = p.pnl_base === p.pnl && p.currency === base ? pnl : baseText(p.pnl_base ?? null);
       }
       if (p.reason !== undefined) out.reason = p.reason;
       if (p.line !== undefined) out.line = p.line;
@@ -542,10 +544,10 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
     },
     valuation(exact: ExactFacts, positions: ValuedPosition[]): Valuation {
       const totals = exact.totals.map((t): CurrencyTotal => {
-        const out: CurrencyTotal = { currency: t.currency, positions: t.positions, value: text(t.value, t.currency), value_base: inBase(t.value_base), incomplete: t.incomplete };
+        const out: CurrencyTotal = { currency: t.currency, positions: t.positions, value: text(t.value, t.currency), value_base: baseText(t.value_base), incomplete: t.incomplete };
         if (t.pnl !== undefined) {
           out.pnl = text(t.pnl, t.currency);
-          out.pnl_base = inBase(t.pnl_base ?? null);
+          out.pnl_base = baseText(t.pnl_base ?? null);
         }
         return out;
       });
@@ -556,8 +558,8 @@ function figureWriter(precision: Precision, base: string, options: ValuationAtOp
         as_of: exact.as_of,
         positions,
         totals,
-        total_base: inBase(exact.total_base)!,
-        total_pnl_base: inBase(exact.total_pnl_base),
+        total_base: baseText(exact.total_base)!,
+        total_pnl_base: baseText(exact.total_pnl_base),
         missing: exact.missing,
         no_route: exact.no_route,
         unusable: exact.unusable,
