@@ -13,7 +13,7 @@ import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
 import { createQuoteBook } from './fx.js';
 import { checkPrecision, type Precision } from './precision.js';
-import { checkValuationOptions, valueCheckedPositions, valueWritten, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
+import { checkValuationOptions, valuationAt, valueCheckedPositions, valueWritten, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
 import { planValuation } from './valuation-plan.js';
 import { createWaitBudget } from './wait-budget.js';
 import { DEFAULT_MAX_WAIT_MS, MAX_BATCH_SIZE, MAX_CONCURRENCY } from '../shared/limits.js';
@@ -49,17 +49,21 @@ export interface ValuePortfolioInput {
 
 /** What valuePortfolio returns: the valuation, and what it took. */
 export interface ValuePortfolioResult {
-  /** The valuation document (valuePositions' result) at the precision asked for, as `mkt value --json` writes it. */
-  valuation: Valuation;
+  /**
+   * The valuation document (valuePositions' result) at the precision asked for, as `mkt value --json`
+   * writes it. It, `exact` and `quotes` are each worked out when first read, from the same quotes and
+   * the same list of positions, and are the same object after that (a position object or a quote
+   * changed in between is read as it is then): the positions are valued once for whichever is read
+   * first, and `valuation` read after `exact` is written from it.
+   */
+  readonly valuation: Valuation;
   /**
    * The same valuation, every figure exact: valuationAt(exact, precision) writes it at any other
-   * precision. Worked out when first read (a caller that only writes `valuation` does not hold every
-   * position's exact figures), from the same quotes and the same list of positions, and the same
-   * object after that: a position object or a quote changed in between is read as it is then.
+   * precision. A caller that only writes `valuation` never holds every position's exact figures.
    */
   readonly exact: ExactValuation;
   /** The quotes the valuation used: each instrument's, and each pair a rate came from, in the order they came. */
-  quotes: Quote[];
+  readonly quotes: Quote[];
   /** Symbols the service sent quotes for without being asked, each once. */
   unasked: string[];
   /** Requests sent (one per batch, both rounds), and attempts including retries. */
@@ -137,17 +141,28 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const cross = plan.cross(book).filter((symbol) => !prefetched.includes(symbol));
   await fetch(cross);
   if (cross.length > 0) ({ fetched, book } = gathered());
-  const valuation = valueWritten(positions, book, base, baseUnit, rule, input.precision ?? 'full', { rateDigits: input.rateDigits });
-  // The list as it was valued: a caller's push or splice afterwards is not in the exact valuation.
+  // Each valuation is worked out when first read, from the list as it was fetched for (a caller's
+  // push or splice afterwards is not in it): a caller that writes `valuation` values the positions
+  // once, writing each as it goes; one that reads `exact` (a watch, the books' prices) values them
+  // once, and writes `valuation` from it only if it reads that too.
   const valued = positions.slice();
+  const precision = input.precision ?? 'full';
+  const rates = { rateDigits: input.rateDigits };
+  let valuation: Valuation | undefined;
   let exact: ExactValuation | undefined;
+  let quotes: Quote[] | undefined;
+  const written = () => (valuation ??= exact === undefined ? valueWritten(valued, book, base, baseUnit, rule, precision, rates) : valuationAt(exact, precision, rates));
   return {
-    valuation,
+    get valuation() {
+      return written();
+    },
     get exact() {
       return (exact ??= valueCheckedPositions(valued, book, base, baseUnit, rule));
     },
-    // Prefetched symbols are pairs: kept among the quotes only where a rate came from them.
-    quotes: usedQuotes(valuation, fetched, new Set([...plan.pairs, ...prefetched, ...cross])),
+    // Prefetched symbols are pairs: kept among the quotes only where a rate came from them (either valuation's rates name them).
+    get quotes() {
+      return (quotes ??= usedQuotes(valuation ?? exact ?? written(), fetched, new Set([...plan.pairs, ...prefetched, ...cross])));
+    },
     unasked: [...new Set(rounds.flatMap((round) => round.unasked))],
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     attempts: rounds.reduce((sum, round) => sum + round.attempts, 0),
@@ -161,7 +176,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
  * The fetched quotes the valuation read: every instrument's (each was asked for a position), and the
  * pairs its rates came from; not a second quote for a symbol (it follows the first: mergeBatches).
  */
-function usedQuotes(valuation: Pick<Valuation, 'fx'>, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
+function usedQuotes(valuation: { fx: readonly { pairs: readonly string[] }[] }, fetched: readonly Quote[], pairs: ReadonlySet<string>): Quote[] {
   const used = new Set<string>();
   for (const rate of valuation.fx) for (const pair of rate.pairs) used.add(pair);
   let previous = '';

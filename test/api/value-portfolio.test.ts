@@ -113,6 +113,32 @@ describe('valuePortfolio against the sandbox', () => {
     expect(valuationAt(result.exact, 'full')).toEqual(result.valuation);
   });
 
+  it('values the positions once for whichever is read first: the valuation read after the exact one is written from it', async () => {
+    const { client } = recordingClient();
+    const positions = PORTFOLIO.map((position) => ({ ...position }));
+    const result = await client.valuePortfolio({ positions, base: 'EUR', precision: 'minor' });
+    const { exact } = result;
+    // A position object changed after the exact valuation was read: the valuation written from it
+    // keeps the quantity it was valued at, where valuing the positions again would read 7.
+    positions[4]!.quantity = '7';
+    const { valuation } = result;
+    expect(result.valuation).toBe(valuation);
+    expect(valuation).toEqual(valuationAt(exact, 'minor'));
+    expect(valuation.positions[4]!.quantity).toBe('10');
+  });
+
+  it('names the same quotes whichever valuation their rates are read from', async () => {
+    const { client } = recordingClient();
+    const first = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' });
+    const second = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR' });
+    // One reads the quotes first (from the written valuation), the other after the exact valuation.
+    const fromWritten = first.quotes.map((quote) => quote.symbol);
+    void second.exact;
+    expect(second.quotes.map((quote) => quote.symbol)).toEqual(fromWritten);
+    expect(first.quotes).toBe(first.quotes);
+    expect(fromWritten).toEqual(['VOD.L', 'SAP.DE', '7203.T', 'RY.TO', 'AAPL', 'EURGBP', 'EURJPY', 'EURUSD', 'USDCAD']);
+  });
+
   it('writes the rates with at most rateDigits significant digits, each rounded from the exact rate, as a table shows them', async () => {
     const { client } = recordingClient();
     const result = await client.valuePortfolio({ positions: PORTFOLIO, base: 'EUR', rateDigits: 10 });

@@ -5,7 +5,7 @@
 // valuation, exit 8 when one failed. When --strict and --check both fail, exit 3 wins, the failed
 // checks reported with it, as for quotes (output/quotes-output.ts): a check decided on an incomplete
 // valuation is not a verdict on the portfolio.
-import { READABLE_RATE_DIGITS, valuationAt, type ExactPosition, type ExactValuation, type NoRoute, type Precision, type Valuation, type ValuePortfolioResult } from '../../api/index.js';
+import { READABLE_RATE_DIGITS, valuationAt, type ExactPosition, type ExactValuation, type NoRoute, type PositionFacts, type Precision, type Valuation, type ValuePortfolioResult } from '../../api/index.js';
 import type { CheckSet } from '../../render/checks/compile-checks.js';
 import type { ValueFieldName } from '../../render/value-fields.js';
 import type { Warning } from '../../shared/warnings.js';
@@ -34,14 +34,17 @@ export interface WriteValuationOptions {
  * CheckFailedError for --check).
  */
 export async function writeValuation(terminal: Terminal, result: ValuePortfolioResult, options: WriteValuationOptions): Promise<number> {
-  const { valuation } = result;
-  if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, valuation, { format: options.format, fields: options.fields });
-  else terminal.stdout.write(renderPrices(result.exact, result.quotes, options.prices));
-  // Every position has a row, valued or not: a check on one without a quote fails saying so. The
-  // exact valuation is worked out only when read: for checks and the books' prices.
-  const failedChecks = options.checks === undefined ? undefined : judgeChecks(VALUE_MODEL, options.checks, result.exact, undefined, terminal.now());
+  // The exact valuation, for checks and the books' prices, read first: the positions are then
+  // valued once, and the document written from it. Without either, `valuation` values and writes
+  // each position in one pass, and nothing exact is held.
+  const exact = options.checks === undefined && options.prices === undefined ? undefined : result.exact;
+  const valued: ValuationOutcome = options.prices === undefined ? result.valuation : exact!;
+  if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, result.valuation, { format: options.format, fields: options.fields });
+  else terminal.stdout.write(renderPrices(exact!, result.quotes, options.prices));
+  // Every position has a row, valued or not: a check on one without a quote fails saying so.
+  const failedChecks = options.checks === undefined ? undefined : judgeChecks(VALUE_MODEL, options.checks, exact!, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);
-  return reportProblems(terminal, valuationProblems(valuation), options.strict,
+  return reportProblems(terminal, valuationProblems(valued), options.strict,
     'the data above values what could be valued; without --strict, symbols with no quote, quotes that cannot be right and currencies with no rate are warnings and exit 0', failedChecks);
 }
 
@@ -50,8 +53,11 @@ export function tableValuation(exact: ExactValuation, precision: Precision): Val
   return valuationAt(exact, precision, { rateDigits: READABLE_RATE_DIGITS });
 }
 
+/** What the problems of a valuation, written or exact, are read from. */
+type ValuationOutcome = Pick<Valuation, 'missing' | 'no_route' | 'unusable' | 'base'> & { positions: readonly Pick<PositionFacts, 'symbol' | 'currency' | 'status'>[] };
+
 /** The problems of a valuation, in words: no quote, a quote that cannot be right, no rate (with the pairs tried), and what the totals leave out. */
-function valuationProblems(valuation: Pick<Valuation, 'positions' | 'missing' | 'no_route' | 'unusable' | 'base'>): Warning[] {
+function valuationProblems(valuation: ValuationOutcome): Warning[] {
   const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.
