@@ -10,7 +10,7 @@ import { displayUrl } from './response.js';
 import { API_KEY_PATTERN } from '../shared/patterns.js';
 import { MAX_EXPIRES_IN_SECONDS } from '../shared/limits.js';
 import { BEARER_TOKEN_PATTERN } from '../shared/patterns.js';
-import { redactSecrets } from '../shared/text.js';
+import { printable, redactSecrets } from '../shared/text.js';
 import type { ClientCredentialsInput, TokenResponse } from './types.js';
 
 /** Client.cliLogin's input. */
@@ -91,7 +91,7 @@ function parseTokenResponse(json: unknown, where: { method: string; url: string;
   // A bearer token is visible ASCII (RFC 6750 §2.1); anything else would break the header, or a terminal.
   if (!BEARER_TOKEN_PATTERN.test(accessToken)) throw fail('an access_token with characters a bearer token cannot have');
   const tokenType = text(record.token_type) ?? 'Bearer';
-  if (tokenType.toLowerCase() !== 'bearer') throw fail(`a token of type "${tokenType.slice(0, 40)}"; only Bearer tokens are supported`);
+  if (tokenType.toLowerCase() !== 'bearer') throw fail(`a token of type ${printable(tokenType, { max: 40, quote: true })}; only Bearer tokens are supported`);
   const expiresIn = readExpiresIn(record.expires_in, fail);
   return {
     accessToken,

@@ -48,8 +48,10 @@ function readErrorBody(response: HttpResponse): ErrorBody {
   return { code: stringOr(record.code), message: stringOr(record.message) ?? stringOr(record.detail), requestId: id, oauthError: undefined, body };
 }
 
+/** A member's text, cut at 500 characters with a mark (a secret cut there is still found: redactSecrets). */
 function stringOr(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? stripControl(value.slice(0, 500)) : undefined;
+  if (typeof value !== 'string' || value === '') return undefined;
+  return stripControl(value.length > 500 ? `${value.slice(0, 500)}…` : value);
 }
 
 /** What an endpoint's errors say about it: its hints come from the endpoint, never from its path. */

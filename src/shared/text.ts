@@ -49,15 +49,38 @@ export function safeJson(value: unknown, indent?: number): string {
 /** What a secret becomes wherever mkt would print it. */
 export const REDACTED = '[redacted]';
 
+/** Where mkt cuts a value it quotes (printable's `max`, and each `…` after a slice). */
+const CUT = '…';
+
+/** Secrets shorter than this are left alone, and so is a shorter beginning of one at a cut: replacing them would garble text and hide nothing. */
+const SHORTEST_SECRET = 4;
+
 /**
  * `text` with every occurrence of each secret replaced by REDACTED: the last guard for what a
- * server or a file may echo back (a token quoted in an error message, say). Secrets shorter than 4
- * characters are left alone; replacing them would garble text and hide nothing.
+ * server or a file may echo back (a token quoted in an error message, say). A value quoted cut short
+ * (`…`) may hold a secret's beginning without its end: that beginning is replaced too.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    if (secret === undefined || secret.length < SHORTEST_SECRET) continue;
+    if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    if (out.includes(CUT)) out = redactCutSecret(out, secret);
+  }
+  return out;
+}
+
+/** `text` with the longest beginning of `secret` that ends at a cut, at each cut, replaced by REDACTED. */
+function redactCutSecret(text: string, secret: string): string {
+  let out = text;
+  for (let at = out.indexOf(CUT); at !== -1; at = out.indexOf(CUT, at + 1)) {
+    for (let length = Math.min(secret.length - 1, at); length >= SHORTEST_SECRET; length--) {
+      if (out.startsWith(secret.slice(0, length), at - length)) {
+        out = `${out.slice(0, at - length)}${REDACTED}${out.slice(at)}`;
+        at += REDACTED.length - length;
+        break;
+      }
+    }
   }
   return out;
 }

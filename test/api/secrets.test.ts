@@ -76,6 +76,16 @@ describe('secrets echoed back never come out', () => {
     expect(debug.some((line) => line.includes('"api_key":"[redacted]"'))).toBe(true);
   });
 
+  it('login: a long API key echoed back as the token type, quoted cut short: none of it comes out', async () => {
+    const secret = 'k9QeR2vX7mT1pL8sW3nB6yH4cJ0dF5gA2uZ7iO1eKq8';
+    const { client, debug } = await setup((_req, res, { body }) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'at_issued_0a1b2c', token_type: JSON.parse(body).api_key as string }));
+    });
+    const { error, text } = await shown(client.cliLogin({ apiKey: `demo.${secret}`, organizationId: 'org_demo' }), debug);
+    expect(error.message).toContain('a token of type "[redacted]…"');
+    for (let at = 0; at + 8 <= secret.length; at++) expect(text).not.toContain(secret.slice(at, at + 8));
+  });
+
   it('its secret part alone echoed back', async () => {
     const { client, debug } = await setup(echo(400, () => `secret ${KEY_SECRET} is wrong`));
     const { error, text } = await shown(client.cliLogin({ apiKey: API_KEY, organizationId: 'org_demo' }), debug);
@@ -98,6 +108,26 @@ describe('secrets echoed back never come out', () => {
     expect(error.requestId).toBe('Bearer [redacted]');
     expect(debug).toContain('< x-request-id: Bearer [redacted]');
     expectNoSecrets(text);
+  });
+
+  it.each([
+    ['timestamp', (token: string) => ({ symbol: 'ECHO', bid: '1', ask: '1', mid: '1', timestamp: token })],
+    ['timestamp, after a prefix', (token: string) => ({ symbol: 'ECHO', bid: '1', ask: '1', mid: '1', timestamp: `at ${token}` })],
+    ['bid', (token: string) => ({ symbol: 'ECHO', bid: token, ask: '1', mid: '1', timestamp: '2026-11-29T12:00:00Z' })],
+  ] as const)('a 200 whose quote echoes a long token in its %s, quoted cut short in the error: none of it comes out', async (_where, quote) => {
+    // 43 characters, as a token is: the error quotes 40 of them and a cut, no whole token.
+    const token = 'Ys1Ma9i7yAW7Z9ZOvE-PvuV037Y2Yx90FSDou2mQk4w';
+    const server = await startFaultServer((req, res) => {
+      const echoed = String(req.headers.authorization).replace('Bearer ', '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [quote(echoed)] }));
+    });
+    closeLater(server);
+    const debug: string[] = [];
+    const client = createClient({ baseUrl: server.url, accessToken: token, organizationId: 'org_demo', retries: 0, onDebug: (line) => debug.push(line) });
+    const { error, text } = await shown(client.getQuotes({ symbols: ['ECHO'] }), debug);
+    expect(error.message).toContain('[redacted]…');
+    // Not a run of 8 of its characters anywhere.
+    for (let at = 0; at + 8 <= token.length; at++) expect(text).not.toContain(token.slice(at, at + 8));
   });
 
   it('a token endpoint answering SECRETTOKENVALUE0123456789: the parse error gives a position, never the body', async () => {

@@ -92,6 +92,18 @@ describe('secrets echoed back are never printed', () => {
     expectNone(result, ISSUED, CLIENT_SECRET);
   });
 
+  it.each([[['quotes', 'ECHO']], [['value', '-', '--base', 'USD', '--json']]])('MKT_TOKEN, long, in a quote\'s timestamp: quoted cut short in the error, none of it printed (%j)', async (argv) => {
+    const long = 'Ys1Ma9i7yAW7Z9ZOvE-PvuV037Y2Yx90FSDou2mQk4w';
+    const server = await servers.start((req: IncomingMessage, res: ServerResponse) => {
+      const timestamp = String(req.headers.authorization).replace('Bearer ', '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ symbol: 'ECHO', bid: '1', ask: '1', mid: '1', timestamp }] }));
+    });
+    const result = await cli(argv, { env: { MKT_TOKEN: long, MKT_ORG: 'org_demo', MKT_BASE_URL: server.url }, stdin: 'symbol,quantity,currency\nECHO,1,USD\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[redacted]…');
+    for (let at = 0; at + 8 <= long.length; at++) expect(result.stdout + result.stderr).not.toContain(long.slice(at, at + 8));
+  });
+
   it('mkt token --print still prints the token it was asked for, even one already stored', async () => {
     const server = await echoServer(() => false);
     const configDir = path.join(tempDir(), 'cfg');
