@@ -5,7 +5,12 @@
 //
 // - ledger and hledger: `P 2026-11-29 14:30:15 AAPL 227.12 USD`, the date and time of the quote in
 //   UTC; a commodity that is not all letters is written in double quotes ("VOD.L"), as both require.
+//   A quoted name cannot hold a double quote: a symbol with one is written with ' in its place, a
+//   -2, -3... added if that name is taken, and a comment line at the top names it (ledger and hledger
+//   read `"AB"` as AB: deleting the quote from A"B would price AB twice).
 //   hledger values through chains and reverses of these prices (`hledger bal -X USD`).
+// A minor unit's factor, which no quote dates, takes the valuation's as_of, or with none (a book of
+// cash alone) the time of the run.
 // - beancount: `2026-11-29 price AAPL 227.12 USD` (a date, no time). beancount converts only by a
 //   direct price, its inverse, or through a cost currency, so every commodity's price in the
 //   valuation's base is written too, at `full`. beancount has no quoting: a commodity must be 2 to 24
@@ -34,18 +39,28 @@ interface Price {
   timestamp: string;
 }
 
-/** The prices of a valuation (valuePortfolio's exact valuation and the quotes it used), in `format`. */
-export function renderPrices(valuation: ExactValuation, quotes: readonly Quote[], format: PriceFormat): string {
-  const prices = marks(valuation, quotes);
-  if (format === 'ledger') return prices.map((p) => `P ${utc(p.timestamp)} ${ledgerName(p.commodity)} ${p.price} ${ledgerName(p.currency)}\n`).join('');
-  const names = beancountNames([...prices, ...inBase(valuation, quotes)]);
-  const lines = [...prices, ...inBase(valuation, quotes)].map((p) => `${utc(p.timestamp).slice(0, 10)} price ${names.get(p.commodity)} ${p.price} ${names.get(p.currency)}\n`);
-  const renamed = [...names].filter(([symbol, name]) => symbol !== name).map(([symbol, name]) => `; ${symbol} is written ${name}: beancount cannot name it\n`);
-  return [...new Set(renamed)].join('') + [...new Set(lines)].join('');
+/** The prices of a valuation (valuePortfolio's exact valuation and the quotes it used), in `format`; `now` dates a factor when no quote does. */
+export function renderPrices(valuation: ExactValuation, quotes: readonly Quote[], format: PriceFormat, now: number): string {
+  const when = valuation.as_of ?? new Date(now).toISOString();
+  const prices = marks(valuation, quotes, when);
+  if (format === 'ledger') {
+    const names = ledgerNames(prices);
+    const lines = prices.map((p) => `P ${utc(p.timestamp)} ${names.get(p.commodity)} ${p.price} ${names.get(p.currency)}\n`);
+    return renamedLines(names, 'ledger', (symbol, name) => name === symbol || name === `"${symbol}"`) + lines.join('');
+  }
+  const all = [...prices, ...inBase(valuation, quotes, when)];
+  const names = beancountNames(all);
+  const lines = all.map((p) => `${utc(p.timestamp).slice(0, 10)} price ${names.get(p.commodity)} ${p.price} ${names.get(p.currency)}\n`);
+  return renamedLines(names, 'beancount', (symbol, name) => name === symbol) + [...new Set(lines)].join('');
 }
 
-/** The instruments' mids, the pairs' mids, and the minor units' factors: each once, in the order first used. */
-function marks(valuation: ExactValuation, quotes: readonly Quote[]): Price[] {
+/** A comment line for each symbol the book cannot name as it is (`named` says which it can). */
+function renamedLines(names: ReadonlyMap<string, string>, book: PriceFormat, named: (symbol: string, name: string) => boolean): string {
+  return [...names].filter(([symbol, name]) => !named(symbol, name)).map(([symbol, name]) => `; ${symbol} is written ${name}: ${book} cannot name it\n`).join('');
+}
+
+/** The instruments' mids, the pairs' mids, and the minor units' factors (dated `when`): each once, in the order first used. */
+function marks(valuation: ExactValuation, quotes: readonly Quote[], when: string): Price[] {
   const bySymbol = new Map(quotes.map((quote) => [quote.symbol.toUpperCase(), quote]));
   const out: Price[] = [];
   const seen = new Set<string>();
@@ -56,7 +71,6 @@ function marks(valuation: ExactValuation, quotes: readonly Quote[]): Price[] {
       out.push(price);
     }
   };
-  const when = valuation.as_of ?? new Date(0).toISOString();
   for (const position of valuation.positions) {
     // A quote that cannot be right, and no quote, give no price.
     if (position.timestamp === null || position.price === null || position.status === 'missing' || position.status === 'unusable') continue;
@@ -76,15 +90,15 @@ function marks(valuation: ExactValuation, quotes: readonly Quote[]): Price[] {
   return out;
 }
 
-/** For beancount: each commodity's price in the base, at full: an instrument's mid times its currency's rate, each currency's rate. */
-function inBase(valuation: ExactValuation, quotes: readonly Quote[]): Price[] {
+/** For beancount: each commodity's price in the base, at full: an instrument's mid times its currency's rate, each currency's rate (dated `when`). */
+function inBase(valuation: ExactValuation, quotes: readonly Quote[], when: string): Price[] {
   const bySymbol = new Map(quotes.map((quote) => [quote.symbol.toUpperCase(), quote]));
   const out: Price[] = [];
   const base = valuation.base;
   for (const position of valuation.positions) {
     if (position.rate === null || position.currency === base) continue;
     // Each currency once: its rate to the base (a cross's too).
-    out.push({ commodity: position.currency, price: figureText(position.rate, FULL), currency: base, timestamp: valuation.as_of ?? new Date(0).toISOString() });
+    out.push({ commodity: position.currency, price: figureText(position.rate, FULL), currency: base, timestamp: when });
     if (position.status !== 'ok' || position.symbol === position.currency || position.symbol.toUpperCase() === position.currency) continue;
     const quote = bySymbol.get(position.symbol.toUpperCase());
     if (quote === undefined) continue;
@@ -99,9 +113,27 @@ function utc(timestamp: string): string {
   return Number.isNaN(ms) ? timestamp : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** A ledger and hledger commodity: as it is when all letters, else in double quotes. */
-function ledgerName(symbol: string): string {
-  return /^[A-Za-z]+$/.test(symbol) ? symbol : `"${symbol.replaceAll('"', '')}"`;
+/** Each commodity and currency of `prices` to its ledger and hledger name, by the rule at the head of this file. */
+function ledgerNames(prices: readonly Price[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const symbols = prices.flatMap((p) => [p.commodity, p.currency]);
+  // Names that can be written as they are, or quoted, come first: they keep their names.
+  for (const symbol of symbols) {
+    if (symbol.includes('"') || names.has(symbol)) continue;
+    const name = /^[A-Za-z]+$/.test(symbol) ? symbol : `"${symbol}"`;
+    names.set(symbol, name);
+    taken.add(name);
+  }
+  for (const symbol of symbols) {
+    if (names.has(symbol)) continue;
+    const stem = symbol.replaceAll('"', "'");
+    let name = `"${stem}"`;
+    for (let n = 2; taken.has(name); n++) name = `"${stem}-${n}"`;
+    names.set(symbol, name);
+    taken.add(name);
+  }
+  return names;
 }
 
 /** beancount's commodity syntax. */

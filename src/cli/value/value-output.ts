@@ -40,7 +40,7 @@ export async function writeValuation(terminal: Terminal, result: ValuePortfolioR
   const exact = options.checks === undefined && options.prices === undefined ? undefined : result.exact;
   const valued: ValuationOutcome = options.prices === undefined ? result.valuation : exact!;
   if (options.prices === undefined) await writeResource(terminal, VALUE_MODEL, result.valuation, { format: options.format, fields: options.fields });
-  else terminal.stdout.write(renderPrices(exact!, result.quotes, options.prices));
+  else terminal.stdout.write(renderPrices(exact!, result.quotes, options.prices, terminal.now()));
   // Every position has a row, valued or not: a check on one without a quote fails saying so.
   const failedChecks = options.checks === undefined ? undefined : judgeChecks(VALUE_MODEL, options.checks, exact!, undefined, terminal.now());
   warnUnasked(terminal, result.unasked);

@@ -57,6 +57,28 @@ describe('mkt value --format ledger', () => {
     expect(result.stderr).toContain('1 quote that cannot be right, so not used: BAD');
   });
 
+  it('names a symbol with a double quote apart from the one without it, which ledger would read as the same, and says so', async () => {
+    url = (await servers.start((req, res) => sendTheseQuotes(req, res, [q('AB', '7'), q('A"B', '1'), q('A\'B', '3')]))).url;
+    const result = await run(['-', '--base', 'USD', '--format', 'ledger'], { stdin: 'symbol,quantity,currency\nAB,1,USD\n"A""B",1,USD\nA\'B,1,USD\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')).toEqual([
+      '; A"B is written "A\'B-2": ledger cannot name it',
+      'P 2026-11-29 14:30:15 AB 7 USD',
+      'P 2026-11-29 14:30:15 "A\'B-2" 1 USD',
+      'P 2026-11-29 14:30:15 "A\'B" 3 USD',
+      '',
+    ]);
+  });
+
+  it.each([
+    ['ledger', 'P 2026-11-29 14:30:20 GBX 0.01 GBP\n'],
+    ['beancount', '2026-11-29 price GBX 0.01 GBP\n'],
+  ])('dates a minor unit\'s factor at the run when no quote dates it (%s, a book of cash)', async (format, expected) => {
+    const result = await run(['-', '--base', 'GBP', '--format', format], { stdin: 'symbol,quantity,currency\nGBX,100,GBX\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(expected);
+  });
+
   it('is the flag\'s alone: MKT_FORMAT and the profile never select it, for mkt value or any other command', async () => {
     const env = await run([book, '--base', 'USD'], { env: { MKT_FORMAT: 'ledger' } });
     expect(env.code).toBe(2);
