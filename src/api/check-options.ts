@@ -147,8 +147,16 @@ export function checkList(operation: string, option: string, values: unknown, it
   }
 }
 
+/**
+ * An optional option or input of one JavaScript type, where a wrong type would only fail later, as
+ * a TypeError from deep inside: `name must be <expected>, not <what it is>`; `operation` names the call.
+ */
+export function checkType(name: string, value: unknown, type: 'string' | 'boolean' | 'function', expected: string, operation?: string): void {
+  if (value !== undefined && typeof value !== type) throw invalid(`${name} must be ${expected}, not ${describe(value)}`, { option: name, operation, expected });
+}
+
 /** What `value` is, for a message that cannot quote it: `a string`, `an object`, `null`. */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;

@@ -6,15 +6,16 @@
 // delimiter is the one that makes it so; lines before it (a title, an "as of" line) are skipped,
 // rows that are totals or notes wherever they stand, and columns mkt does not use, each said once
 // in a warning. A byte-order mark is read, blank lines are skipped.
+import { types } from 'node:util';
+import { checkType, describe, invalid, shown } from './check-options.js';
 import { eachDelimitedRow, readDelimited, type DelimitedRow } from './delimited-rows.js';
-import { OptionsError } from './errors.js';
 import { withoutBom } from './json.js';
 import { checkColumnMapping, planColumns, type ColumnPlan } from './positions-columns.js';
 import { decodePositions } from './positions-decode.js';
 import { PositionsError, ProblemList, shownValue } from './positions-error.js';
 import { readJsonPositions } from './positions-json.js';
 import { isPlaceholder } from './positions-number.js';
-import { positionReader, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
+import { checkPositionsOptions, positionReader, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
 import { MAX_POSITIONS_FILE_BYTES } from '../shared/limits.js';
 import { SYMBOL_PATTERN } from '../shared/patterns.js';
 
@@ -40,6 +41,10 @@ export interface ParsePositionsOptions extends PositionsOptions {
 /** The delimiters a header line may use, in the order tried. */
 const DELIMITERS = [',', ';', '\t'] as const;
 
+const FORMATS: readonly PositionsFormat[] = ['csv', 'tsv', 'json'];
+
+const OPERATION = 'parsePositions';
+
 /** The kind of positions text, from a file name's extension, else from the text itself. */
 export function detectPositionsFormat(text: string, fileName?: string): PositionsFormat {
   const extension = /\.(csv|tsv|json)$/i.exec(fileName ?? '')?.[1];
@@ -59,13 +64,11 @@ export function detectPositionsFormat(text: string, fileName?: string): Position
  * before anything is fetched. What is ignored or skipped goes to `onWarning`.
  */
 export function parsePositions(input: string | Uint8Array, options: ParsePositionsOptions = {}): Position[] {
+  checkParseArguments(input, options);
   const { source } = options;
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
   if (size > MAX_POSITIONS_FILE_BYTES) {
     throw new PositionsError(`is larger than ${MAX_POSITIONS_FILE_BYTES / 1024 / 1024} MiB, the most positions text read`, { reason: 'too-large', source });
-  }
-  if (typeof input === 'string' && options.encoding !== undefined) {
-    throw new OptionsError('INVALID_OPTIONS', 'encoding applies to bytes (a Uint8Array or Buffer): a string is text already decoded', { option: 'encoding' });
   }
   const body = withoutBom(typeof input === 'string' ? input : decodePositions(input, options.encoding, source));
   const nul = body.indexOf('\0');
@@ -78,6 +81,30 @@ export function parsePositions(input: string | Uint8Array, options: ParsePositio
   const format = options.format ?? detectPositionsFormat(body, source);
   if (format === 'json') return readJsonPositions(body, options);
   return readDelimitedPositions(body, options);
+}
+
+/**
+ * parsePositions' arguments, checked once, before anything is read: a program may pass anything,
+ * and a wrong type would otherwise be a TypeError from deep inside, or a value of the wrong kind
+ * (decimalComma: 'yes') read as if it were not given. The options first: the input's error names
+ * the source.
+ */
+function checkParseArguments(input: unknown, options: ParsePositionsOptions): void {
+  checkPositionsOptions(options, OPERATION);
+  const { format, decimalComma, encoding } = options as Partial<Record<keyof ParsePositionsOptions, unknown>>;
+  if (format !== undefined && !(FORMATS as readonly unknown[]).includes(format)) {
+    const expected = '"csv", "tsv" or "json"';
+    throw invalid(`format must be ${expected}, not ${typeof format === 'string' ? shown(format) : describe(format)}`, { option: 'format', operation: OPERATION, expected });
+  }
+  checkType('decimalComma', decimalComma, 'boolean', 'true or false', OPERATION);
+  checkType('encoding', encoding, 'string', 'a string (an encoding\'s label such as "cp1252")', OPERATION);
+  // By the platform's test, not instanceof: bytes from another realm (a vm context, a worker) are bytes too.
+  if (typeof input !== 'string' && !types.isUint8Array(input)) {
+    throw new PositionsError(`positions must be text (a string) or bytes (a Uint8Array or Buffer), not ${describe(input)}`, { reason: 'syntax', source: options.source });
+  }
+  if (typeof input === 'string' && encoding !== undefined) {
+    throw invalid('encoding applies to bytes (a Uint8Array or Buffer): a string is text already decoded', { option: 'encoding', operation: OPERATION });
+  }
 }
 
 function lineOf(text: string, index: number): number {

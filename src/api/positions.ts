@@ -2,6 +2,7 @@
 // argument) become positions. Every number stays the decimal text it was written as: a quantity
 // or cost is never a float. Every problem of the records is found before any is thrown, so that a
 // file with three mistakes is refused once, naming the three.
+import { checkType, describe, invalid } from './check-options.js';
 import { currencyProblem, isCurrency } from './currencies.js';
 import { JsonNumber } from './json.js';
 import { POSITION_FIELDS, type PositionField } from './position-fields.js';
@@ -78,7 +79,26 @@ export interface PositionRecord {
  * (`onWarning` names them); `columns` maps members onto fields as it maps a file's columns.
  */
 export function positionsFromObjects(items: readonly unknown[], options: PositionsOptions = {}): Position[] {
+  checkPositionsOptions(options, 'positionsFromObjects');
   return positionsFromItems(items, options);
+}
+
+/**
+ * The options every reader of positions takes, checked once, before anything is read: a program may
+ * pass anything, and a wrong type would otherwise be a TypeError from deep inside, or from halfway
+ * through a file, where onWarning is first called. `operation` names the call they were given to.
+ */
+export function checkPositionsOptions(options: unknown, operation: string): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalid(`${operation}'s options must be an object, not ${describe(options)}`, { option: 'options', operation, expected: 'an object' });
+  }
+  const { source, defaultCurrency, columns, onWarning } = options as Partial<Record<keyof PositionsOptions, unknown>>;
+  checkType('source', source, 'string', 'a string (the input\'s name)', operation);
+  // Only its type: whether it names a currency is positionReader's to say, as a PositionsError.
+  checkType('defaultCurrency', defaultCurrency, 'string', 'a string (a currency code such as "USD")', operation);
+  checkColumnMapping(columns);
+  checkType('onWarning', onWarning, 'function', 'a function', operation);
 }
 
 /** positionsFromObjects, with the line each item starts on where the text is known. */
