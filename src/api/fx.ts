@@ -13,7 +13,7 @@
 // verdict, quote-checks.ts) is not passed over for the next route, which would value with a rate
 // the service did not mean; the currency's positions are then `unusable`, naming the pair.
 import { OptionsError } from './errors.js';
-import { quoteProblems, samePrices } from './quote-checks.js';
+import { quoteProblems, twiceProblem } from './quote-checks.js';
 import type { Quote, UnusableQuote } from './types.js';
 import { figureOf, ONE, over as quotient, times, type Figure } from '../shared/figure.js';
 
@@ -87,14 +87,19 @@ function notQuotes(): OptionsError {
  */
 export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number, only?: ReadonlySet<string>): QuoteBook {
   const bySymbol = new Map<string, BookEntry>();
-  const twice = new Map<string, Quote>();
+  // Why a symbol's second quote makes it unusable (twiceProblem), by symbol.
+  const twice = new Map<string, string>();
   const add = (symbol: unknown, quote: Quote) => {
-    if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object') throw notQuotes();
+    // A quote names its symbol: what is wrong with it is said by that name.
+    if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object' || typeof quote.symbol !== 'string') throw notQuotes();
     const key = symbol.toUpperCase();
     if (only !== undefined && !only.has(key)) return;
     const first = bySymbol.get(key);
     if (first === undefined) bySymbol.set(key, { quote, bid: undefined, ask: undefined, mid: undefined });
-    else if (verdict === undefined && !twice.has(key) && !samePrices(first.quote, quote)) twice.set(key, quote);
+    else if (verdict === undefined && !twice.has(key)) {
+      const problem = twiceProblem(first.quote, quote);
+      if (problem !== undefined) twice.set(key, problem);
+    }
   };
   if (quotes instanceof Map) for (const [symbol, quote] of quotes) add(symbol, quote);
   else if (Array.isArray(quotes)) for (const quote of quotes as readonly Quote[]) add(quote?.symbol, quote);
@@ -114,8 +119,8 @@ export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly Unusa
       let problems: string[] | undefined;
       if (quote !== undefined) {
         const found = quoteProblems(quote, now);
-        const other = twice.get(symbol);
-        if (other !== undefined) found.push(`sent twice at different prices (mid ${quote.mid} and ${other.mid})`);
+        const sentTwice = twice.get(symbol);
+        if (sentTwice !== undefined) found.push(sentTwice);
         problems = found.length === 0 ? undefined : found;
       }
       judged.set(symbol, problems);

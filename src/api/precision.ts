@@ -8,7 +8,7 @@
 // Quantities, prices and costs are never rounded: they are written as they were given.
 import { minorDigits } from './currencies.js';
 import { OptionsError } from './errors.js';
-import { FULL, FULL_DIGITS, roundFigure, type Figure, type Rounding } from '../shared/figure.js';
+import { FULL, FULL_DIGITS, roundFigure, figureText as writeFigure, type Figure, type Rounding } from '../shared/figure.js';
 
 export type Precision = 'minor' | 'full' | number;
 
@@ -60,4 +60,25 @@ export function rateRounding(precision: Precision, atMostDigits?: number): (rate
 /** Significant digits of plain decimal text, trailing zeros of a fraction counted: 0.006604 has 4, 1.50 has 3. */
 function significantDigits(text: string): number {
   return text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
+}
+
+/**
+ * One figure as decimal text by `rounding`, half-even (the library's figureText): a figure
+ * `{ n, d, places }` (BigInts, d above zero, places a whole number) and a rounding to whole decimal
+ * places (`{ places: 2 }`) or to 1 to 34 significant digits; anything else is an OptionsError.
+ */
+export function figureText(figure: Figure, rounding: Rounding): string {
+  const given = figure as Partial<Record<keyof Figure, unknown>> | null;
+  if (given === null || typeof given !== 'object' || typeof given.n !== 'bigint' || typeof given.d !== 'bigint' || given.d <= 0n || !Number.isSafeInteger(given.places) || (given.places as number) < 0) {
+    throw new OptionsError('INVALID_OPTIONS', 'figure must be { n, d, places }: BigInts n and d (d above zero) and a whole number of places', { option: 'figure', operation: 'figureText' });
+  }
+  const rule = rounding as Partial<Record<'places' | 'significant' | 'keepPlaces', unknown>> | null;
+  const places = rule !== null && typeof rule === 'object' && 'places' in rule;
+  const ok = rule !== null && typeof rule === 'object' && (places
+    ? Number.isSafeInteger(rule.places) && (rule.places as number) >= 0
+    : Number.isInteger(rule.significant) && (rule.significant as number) >= 1 && (rule.significant as number) <= FULL_DIGITS && typeof rule.keepPlaces === 'boolean');
+  if (!ok) {
+    throw new OptionsError('INVALID_OPTIONS', `rounding must be { places } (a whole number of decimal places) or { significant, keepPlaces } (1 to ${FULL_DIGITS} digits), such as FULL`, { option: 'rounding', operation: 'figureText' });
+  }
+  return writeFigure(figure, rounding);
 }

@@ -130,7 +130,34 @@ export function unusableBySymbol(unusable: readonly UnusableQuote[]): Map<string
   return new Map(unusable.map(({ symbol, problems }) => [symbol.toUpperCase(), problems.join(', ')]));
 }
 
-/** Two quotes for one symbol that say the same: bid, ask and mid numerically equal (227.10 and 227.1). */
-export function samePrices(a: Quote, b: Quote): boolean {
-  return compare(a.bid, b.bid) === 0 && compare(a.ask, b.ask) === 0 && compare(a.mid, b.mid) === 0;
+/**
+ * Why two quotes for one symbol are not one quote: the first price that differs, mid then bid then
+ * ask (`sent twice at different prices (bid 1.1 and 1.11)`); undefined when they say the same, each
+ * price numerically equal (227.10 and 227.1).
+ */
+export function twiceProblem(a: Quote, b: Quote): string | undefined {
+  for (const field of ['mid', 'bid', 'ask'] as const) {
+    if (!samePrice(a[field], b[field])) return `sent twice at different prices (${field} ${shownPrice(a[field])} and ${shownPrice(b[field])})`;
+  }
+  return undefined;
+}
+
+/**
+ * Two prices numerically equal; compared as written where either is not a number mkt reads (each
+ * such quote is unusable anyway, and 1e-1000000 read as a figure would cost without bound).
+ */
+function samePrice(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!readable(a) || !readable(b)) return false;
+  return compare(a, b) === 0;
+}
+
+/** A price as the service sent it: text as it is (an empty one as ""), null as null, anything else with its type (12 (number)). */
+function shownPrice(price: unknown): string {
+  if (typeof price === 'string') return price === '' ? '""' : price;
+  return price === null ? 'null' : `${JSON.stringify(price) ?? String(price)} (${typeof price})`;
+}
+
+function readable(text: unknown): text is string {
+  return typeof text === 'string' && NUMBER.test(text) && decimalBoundsProblem(text) === undefined;
 }

@@ -7,9 +7,9 @@ export {
 } from './valuation.js';
 export { crossSymbols, valuationSymbols } from './valuation-plan.js';
 export type { ExactFxRate, NoRoute, QuotesBySymbol } from './fx.js';
-export { isPrecision, MAX_PRECISION_PLACES, PRECISIONS, READABLE_RATE_DIGITS, type Precision } from './precision.js';
+export { figureText, isPrecision, MAX_PRECISION_PLACES, PRECISIONS, READABLE_RATE_DIGITS, type Precision } from './precision.js';
 export { minorDigits } from './currencies.js';
-export { figureText, FULL, type Figure, type Rounding } from '../shared/figure.js';
+export { FULL, type Figure, type Rounding } from '../shared/figure.js';
 export { positionsFromObjects, type ColumnMapping, type Position, type PositionsOptions, type PositionsWarning, type PositionsWarningCode } from './positions.js';
 export { detectPositionsFormat, parsePositions, type ParsePositionsOptions, type PositionsFormat } from './positions-text.js';
 export { PositionsError, type PositionsErrorReason, type PositionsOption, type PositionsProblem } from './positions-error.js';

@@ -11,12 +11,13 @@
 // A quote that cannot be right (quote-checks.ts, judged once in the library) values nothing: a
 // position priced or converted by one is `unusable`, and the totals leave it out.
 import { currencyProblem, currencyUnit, isCurrency, type CurrencyUnit } from './currencies.js';
+import { checkNumber } from './check-options.js';
 import { OptionsError } from './errors.js';
 import { createQuoteBook, findRate, type ExactFxRate, type NoRoute, type PriceField, type QuoteBook, type QuotesBySymbol, type UnusableRoute } from './fx.js';
 import { checkPositions, type Position } from './positions.js';
 import { amountRounding, checkPrecision, rateRounding, type Precision } from './precision.js';
 import type { Quote, UnusableQuote } from './types.js';
-import { converted, figureOf, FigureSum, minus, ONE, over, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
+import { converted, figureOf, FigureSum, FULL_DIGITS, minus, ONE, over, pow10, roundFigure, times, type Figure, type Rounding } from '../shared/figure.js';
 
 export type PriceRule = 'mid' | 'bid' | 'ask' | 'side';
 export const PRICE_RULES: readonly PriceRule[] = ['mid', 'bid', 'ask', 'side'];
@@ -473,8 +474,11 @@ interface Oldest {
 function older(oldest: Oldest | undefined, text: string): Oldest {
   if (oldest === undefined) return { text, ms: Date.parse(text) };
   if (oldest.text === text) return oldest;
-  // Two UTC timestamps written alike (as a service writes them all) order as their text does.
-  if (text.length === oldest.text.length && text.endsWith('Z') && oldest.text.endsWith('Z')) return text < oldest.text ? { text, ms: Date.parse(text) } : oldest;
+  // Two UTC timestamps written alike (as a service writes them all: the same length, an upper-case T
+  // and Z; RFC 3339 allows t and z, which sort after the digits) order as their text does.
+  if (text.length === oldest.text.length && text.charCodeAt(10) === 84 && oldest.text.charCodeAt(10) === 84 && text.endsWith('Z') && oldest.text.endsWith('Z')) {
+    return text < oldest.text ? { text, ms: Date.parse(text) } : oldest;
+  }
   const ms = Date.parse(text);
   return ms < oldest.ms ? { text, ms } : oldest;
 }
@@ -490,7 +494,12 @@ export interface ValuationAtOptions {
  * sums of rounded rows.
  */
 export function valuationAt(exact: ExactValuation, precision: Precision, options: ValuationAtOptions = {}): Valuation {
+  if (exact === null || typeof exact !== 'object' || !Array.isArray(exact.positions)) {
+    throw new OptionsError('INVALID_OPTIONS', 'valuationAt needs an exact valuation (valueExactly\'s, or valuePortfolio\'s exact)', { option: 'exact', operation: 'valuationAt' });
+  }
   checkPrecision(precision, 'valuationAt');
+  if (options === null || typeof options !== 'object') throw new OptionsError('INVALID_OPTIONS', 'options must be an object such as { rateDigits: 10 }', { option: 'options', operation: 'valuationAt' });
+  checkNumber('rateDigits', options.rateDigits, 1, FULL_DIGITS, true, 'valuationAt');
   const writer = figureWriter(precision, exact.base, options);
   const positions: ValuedPosition[] = new Array(exact.positions.length);
   for (let i = 0; i < exact.positions.length; i++) positions[i] = writer.position(exact.positions[i]!);

@@ -175,7 +175,14 @@ export function roundFigure(figure: Figure, rounding: Rounding): { text: string;
   if (!beyond && (next === 48 || next === 53)) beyond = quotient * d !== numerator;
   const exact = next === 48 && !beyond;
   // Half-even: up past a half, or at one onto an even digit (an odd digit's char code is odd).
-  if (next > 53 || (next === 53 && (beyond || (kept.charCodeAt(significant - 1) & 1) === 1))) kept = incremented(kept);
+  if (next > 53 || (next === 53 && (beyond || (kept.charCodeAt(significant - 1) & 1) === 1))) {
+    kept = incremented(kept);
+    // 99…9 carried to 100…0: one digit more than asked, and the last a 0 of one place less.
+    if (kept.length > significant) {
+      kept = kept.slice(0, -1);
+      places--;
+    }
+  }
   // No trailing zeros beyond the figure's own places (with keepPlaces) or at all: an exact decimal
   // is padded to its places, a rounded one is not (the digits past its last are not known to be 0).
   const floor = rounding.keepPlaces ? figure.places : 0;

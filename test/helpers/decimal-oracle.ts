@@ -144,6 +144,9 @@ export function fullText(r: Rat, places: number, digits = 34): string {
   // More integer digits than significant ones: the integer rounded at 10^-keep, then its zeros.
   if (keep < 0) return `${roundPlaces({ n: r.n, d: r.d * 10n ** BigInt(-keep) }, 0)}${'0'.repeat(-keep)}`;
   let text = roundPlaces(r, keep);
+  // A rounding that carries (99.96 to 100.0 at 4 digits) has a digit more than asked: the same value
+  // at one place fewer (100.0 is 100 at 3; 0.99999 at 4 digits is 1.000).
+  if (keep > 0 && text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length > digits) text = roundPlaces(r, keep - 1);
   while (text.includes('.') && text.endsWith('0') && text.length - text.indexOf('.') - 1 > places) text = text.slice(0, -1);
   return text.endsWith('.') ? text.slice(0, -1) : text;
 }
