@@ -88,6 +88,11 @@ describe('the verdict on each quote, once, in the library (getQuotes\' unusable)
     expect(result.unusable).toEqual([{ symbol: 'A', problems: ['sent twice at different prices (mid 1.1 and 1.11)'] }]);
   });
 
+  it('compares a symbol sent twice with prices mkt does not read as they are written, at once (1e-1000000 read as a figure took all the memory)', () => {
+    const result = mergeBatches(['A'], [batch([q('A', '1e-1000000', '1.2', '1.1'), q('A', '2e-1000000', '1.2', '1.1')])], NOW);
+    expect(result.unusable).toEqual([{ symbol: 'A', problems: ['bid is out of range', 'sent twice at different prices (bid 1e-1000000 and 2e-1000000)'] }]);
+  });
+
   it('judges a timestamp against the clock it is given: more than 10 s ahead cannot be right', () => {
     const result = mergeBatches(['A', 'B'], [batch([q('A', '1', '2', '1.5', '2026-01-05T14:31:10Z'), q('B', '1', '2', '1.5', '2026-01-05T14:31:11Z')])], NOW);
     expect(result.unusable).toEqual([{ symbol: 'B', problems: ['timestamp is 11s in the future'] }]);
