@@ -2,7 +2,7 @@
 // from big.js, never from floats (1.08507 - 1.08505 is 0.00002, not 0.00001999999999990898).
 import Big from 'big.js';
 import { DECIMAL_SYNTAX } from '../shared/decimal-bounds.js';
-import { compareFigures, figureOf, FigureSum, FULL, roundFigure } from '../shared/figure.js';
+import { compareFigures, figureOf, FigureSum, roundFigure } from '../shared/figure.js';
 
 /** Plain notation, every digit kept: "227.10" stays "227.10"; "1E-8" becomes "0.00000001". */
 export function plainDecimal(text: string): string {
@@ -123,7 +123,9 @@ export function addDecimals(texts: readonly string[]): { text: string; same(othe
   for (const text of texts) sum.add(figureOf(text));
   const { figure } = sum;
   return {
-    text: roundFigure(figure, FULL).text,
+    // Exactly, every digit: a sum of decimals is one, and at FULL a sum of more than 34 significant
+    // digits would be rounded to the very total it is shown beside (`add up to 1.5…151; the total, 1.5…151`).
+    text: roundFigure(figure, { places: figure.places }).text,
     same: (other) => DECIMAL_SYNTAX.test(other) && compareFigures(figureOf(other), figure) === 0,
   };
 }

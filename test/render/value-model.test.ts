@@ -151,6 +151,15 @@ describe("a valuation's table: each figure rounded once", () => {
     expect(text).not.toContain('as of');
   });
 
+  it('at full, writes the rows\' sum with every digit: 34 nines and 0.5 add up to 35 digits, where the total is rounded to 34', async () => {
+    const nines = '9'.repeat(34);
+    const exact = valueExactly({ positions: [{ symbol: 'USD', quantity: nines, currency: 'USD' }, { symbol: 'USD', quantity: '0.5', currency: 'USD' }], quotes: [], base: 'USD', now: NOW });
+    const text = await renderers.table.render(valuationAt(exact, 'full'), options('table', { columns: 400 }));
+    const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ',');
+    // 10^34 - 0.5 rounded half-even to 34 digits is 10^34.
+    expect(text.replace(/\n(?!The)/g, ' ').replace(/\s+/g, ' ')).toContain(`The Value USD rows add up to ${grouped(nines)}.5; the total, ${grouped(`1${'0'.repeat(34)}`)} USD, is the exact sum rounded once`);
+  });
+
   it('groups thousands in the table only: 1234567.5 JPY is 1,234,568 (half-even) in the table, 1234567.5 in csv', async () => {
     const exact = valueExactly({ positions: [{ symbol: 'JPY', quantity: '1234567.5', currency: 'JPY' }], quotes: [], base: 'JPY', now: NOW });
     expect(await renderers.table.render(valuationAt(exact, 'minor'), options('table'))).toContain('1,234,568');
