@@ -57,7 +57,7 @@ export function tableValuation(exact: ExactValuation, precision: Precision): Val
 type ValuationOutcome = Pick<Valuation, 'missing' | 'no_route' | 'unusable' | 'base'> & { positions: readonly Pick<PositionFacts, 'symbol' | 'currency' | 'status'>[] };
 
 /** The problems of a valuation, in words: no quote, a quote that cannot be right, no rate (with the pairs tried), and what the totals leave out. */
-function valuationProblems(valuation: ValuationOutcome): Warning[] {
+export function valuationProblems(valuation: ValuationOutcome): Warning[] {
   const problems: Warning[] = [];
   if (valuation.missing.length > 0) {
     // The instruments asked for: cash (a row whose symbol is its currency) is not quoted.

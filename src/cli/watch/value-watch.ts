@@ -25,7 +25,7 @@ import type { Deps } from '../deps.js';
 import { choosePrecision } from '../options/precision.js';
 import type { RunState } from '../run-state.js';
 import { valueOnce, type PreparedValue } from '../value/prepare-value.js';
-import { tableValuation } from '../value/value-output.js';
+import { tableValuation, valuationProblems } from '../value/value-output.js';
 import type { ValueResourceOptions as ValueOptions } from '../value/value-options.js';
 import { createDocumentBoard, createDocumentStream, createDocumentTables, DOCUMENT_PIPE, type DocumentWatch } from './document-outputs.js';
 import { runWatch } from './run-watch.js';
@@ -113,13 +113,13 @@ function withChanges(model: ValueModel, changes: WeakMap<Valuation, ValuationCha
 }
 
 /**
- * What the warnings and the status line say of a poll: positions with no quote, and the pairs a
- * currency found no rate in, each once (two currencies without a rate try some of the same pairs).
+ * What the warnings and the status line say of a poll: the symbols with no quote, and what else
+ * `mkt value` warns of (quotes that cannot be right, currencies with no rate and the pairs tried,
+ * totals that leave positions out), as its one-shot run says them.
  */
 function news({ result }: ValuePoll) {
   const { exact } = result;
-  const missing = exact.no_route.length === 0 ? exact.missing : [...new Set([...exact.missing, ...exact.no_route.flatMap((route) => route.missing)])];
-  return { missing, ignored: result.unasked, rateLimit: result.rateLimit };
+  return { missing: exact.missing, ignored: result.unasked, rateLimit: result.rateLimit, problems: valuationProblems(exact).filter((problem) => problem.code !== 'no_quote') };
 }
 
 /** `total_base +1,250.50 USD ▲ since 14:30:15`: the headline of the change, below the tables, at the table's precision. */

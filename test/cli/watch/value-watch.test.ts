@@ -85,15 +85,19 @@ describe('mkt value --watch in a pipe', () => {
     expect(requestsPerPoll()).toEqual([2, 1, 1, 1]);
   });
 
-  it('names each symbol and pair with no quote once, though two currencies without a rate tried the same pairs', async () => {
-    // XAU and ZAR have no pair in the sandbox: both try EURUSD's neighbours through USD.
-    const result = await run([file('norate.csv', 'symbol,quantity,currency\nXAU,1,XAU\nZAR,2,ZAR\n'), '--base', 'EUR', '--watch', '--count', '1', '--format', 'ndjson']);
+  it('warns as a one-shot run does, once however many polls: each currency with no rate and the pairs tried, the totals left incomplete, no quote for the instrument alone', async () => {
+    // XAU and ZAR have no pair in the sandbox: both try EURUSD's neighbours through USD. NOPE has no quote.
+    const csv = file('norate.csv', 'symbol,quantity,currency\nXAU,1,XAU\nZAR,2,ZAR\nNOPE,1,EUR\n');
+    const watch = await run([csv, '--base', 'EUR', '--watch', '--count', '2', '--interval', '1s', '--format', 'ndjson']);
+    const once = await run([csv, '--base', 'EUR', '--format', 'ndjson']);
+    expect(watch.code).toBe(0);
     // Under ndjson, a warning is a JSON line of its own.
-    const warning = (JSON.parse(result.stderr.split('\n').find((line) => line.includes('no quote for'))!) as { warning: { message: string } }).warning.message;
-    const named = warning.replace(/^no quote for /, '').split(', ');
-    expect(named.length).toBeGreaterThan(4);
-    expect(new Set(named).size).toBe(named.length);
-    expect(named).toContain('USDEUR');
+    const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('{"warning"'))
+      .map((line) => (JSON.parse(line) as { warning: { code: string; message: string } }).warning).map(({ code, message }) => `${code}: ${message}`);
+    const beyondQuotes = (list: string[]) => list.filter((warning) => !warning.startsWith('no_quote'));
+    expect(beyondQuotes(warnings(watch.stderr))).toEqual(beyondQuotes(warnings(once.stderr)));
+    expect(beyondQuotes(warnings(watch.stderr)).map((warning) => warning.split(':')[0])).toEqual(['no_rate', 'no_rate', 'incomplete_totals']);
+    expect(warnings(watch.stderr).filter((warning) => warning.startsWith('no_quote'))).toEqual(['no_quote: no quote for NOPE']);
   });
 
   it('csv: the header once, then each poll\'s positions and totals', async () => {
