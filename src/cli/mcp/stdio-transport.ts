@@ -9,6 +9,8 @@
 //   has not): -32600, with its id when it has a good one, else null;
 // - a request whose params its method's schema refuses (the SDK's own schemas, for the methods this
 //   server serves): -32602; a method it does not serve is the SDK's to refuse (-32601);
+// - a request holding a number written with a fraction that a double reads as whole
+//   (100.000000000000001, parsed as 100: lost-fraction.ts): -32602, naming it;
 // - a message over 10 MiB (MAX_MCP_MESSAGE_BYTES): -32600, with its id when one can be found in it, dropped
 //   unread, and the next line read as usual;
 // - a batch (an array): run and answered with an array under MCP 2025-03-26, the one version that
@@ -18,6 +20,7 @@
 import type { Readable } from 'node:stream';
 import { MAX_MCP_MESSAGE_BYTES } from '../../shared/limits.js';
 import { formatBytes } from '../../shared/read-limited.js';
+import { fractionLostToDouble } from './lost-fraction.js';
 import {
   ClientNotificationSchema, ClientRequestSchema, JSONRPCErrorResponseSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema,
   JSONRPCResultResponseSchema, type JSONRPCMessage, type RequestId, type Transport,
@@ -142,6 +145,11 @@ export class StdioTransport implements Transport {
       return this.refuse(errorOf(null, -32700, `Parse error: ${(error as Error).message}`));
     }
     if (Array.isArray(value)) return this.receiveBatch(value);
+    // A request with a number whose fraction the parse lost is answered before anything reads it.
+    const lost = fractionLostToDouble(line);
+    if (lost !== undefined && isObject(value) && typeof value.method === 'string' && isRequestId(value.id)) {
+      return this.refuse(invalidParams(value.id, `the number ${lost} reads as the double ${Number(lost)}, its fraction lost: give it as a decimal string ("${lost}")`));
+    }
     const reading = this.read(value);
     if ('answer' in reading) return this.refuse(reading.answer);
     if ('dropped' in reading) return this.options.warn(reading.dropped);

@@ -18,7 +18,12 @@ import { toolExplainer } from './tool-hints.js';
  * request's JSON has been read into doubles on the way (1.084150000000000001 arrives as 1.08415).
  */
 const AMOUNT = z.union([z.string(), z.number().int()], {
-  error: 'give a decimal string, such as "0.25": a JSON number with a fraction, or past 2^53, may have lost digits to a double on the way',
+  // Said by what was given: none at all, a number a double may have rounded, or something else.
+  error: (issue) => (issue.input === undefined
+    ? 'required: a decimal string, such as "10.5"'
+    : typeof issue.input === 'number'
+      ? 'give a decimal string, such as "0.25": a JSON number with a fraction, or past 2^53, may have lost digits to a double on the way'
+      : 'must be a decimal string, such as "0.25", or a whole JSON number'),
 });
 
 const POSITION = z.strictObject({

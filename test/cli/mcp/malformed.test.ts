@@ -53,6 +53,11 @@ describe('each malformed message gets the JSON-RPC 2.0 error for it, and the ser
     ['a progress token with a fraction', request(13, 'tools/call', { name: 'auth_status', arguments: {}, _meta: { progressToken: 1.5 } }), 13, -32602, /params\._meta\.progressToken: expected a string or an integer$/],
     ['a tool name that is a number', request(14, 'tools/call', { name: 5 }), 14, -32602, /^Invalid params: params\.name: expected string, received number$/],
     ['initialize without its params', request(15, 'initialize', {}), 15, -32602, /^Invalid params: params\.protocolVersion: expected string, received undefined; /],
+    // JSON.parse reads 100.000000000000001 as 100: a quantity would be valued as one it is not.
+    ['a quantity written with a fraction a double loses',
+      '{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"value_portfolio","arguments":{"positions":[{"symbol":"AAPL","quantity":100.000000000000001,"currency":"USD"}],"base":"USD"}}}',
+      18, -32602, /^Invalid params: the number 100\.000000000000001 reads as the double 100, its fraction lost: give it as a decimal string \("100\.000000000000001"\)$/],
+    ['a number past every bound, read as 0', '{"jsonrpc":"2.0","id":19,"method":"ping","params":{"_meta":{"at":1e-400}}}', 19, -32602, /the number 1e-400 reads as the double 0/],
     // The SDK's own answer, which this leaves to it.
     ['a method this server does not serve', request(17, 'resources/list', { cursor: 5 }), 17, -32601, /^Method not found$/],
   ])('%s', async (_name, line, id, code, message) => {
@@ -67,6 +72,23 @@ describe('each malformed message gets the JSON-RPC 2.0 error for it, and the ser
     // One line on stderr for what mkt refused, never a schema's dump; none for the SDK's own answers.
     expect(server.stderr()).not.toContain('"code": "invalid_');
     expect(server.stderr()).toBe(code === -32601 ? '' : `warning: mkt mcp: ${answer.error!.message}\n`);
+  });
+
+  it('reads such digits in a string as text, and whole numbers written with a point or an exponent as the numbers they are', async () => {
+    const server = await start();
+    server.send('{"jsonrpc":"2.0","id":"text","method":"tools/call","params":{"name":"auth_status","arguments":{},"_meta":{"note":"100.000000000000001 \\" 1e-400"}}}');
+    expect((await server.answer('text')).error).toBeUndefined();
+    server.send('{"jsonrpc":"2.0","id":"whole","method":"ping","params":{"_meta":{"a":100.000,"b":1.5e1,"c":-0.0}}}');
+    expect((await server.answer('whole')).result).toEqual({});
+  });
+
+  it('says a position without a quantity needs one, not that a double may have lost its digits', async () => {
+    const server = await start();
+    server.send({ id: 'noqty', method: 'tools/call', params: { name: 'value_portfolio', arguments: { positions: [{ symbol: 'AAPL', currency: 'USD' }], base: 'USD' } } });
+    const answer = await server.answer('noqty');
+    const said = JSON.stringify(answer);
+    expect(said).toContain('required: a decimal string, such as \\"10.5\\"');
+    expect(said).not.toContain('lost digits');
   });
 
   it('answers no malformed notification or response (JSON-RPC answers neither), and says each on stderr', async () => {
