@@ -1,8 +1,9 @@
 // What a watch without a board says to people, the stream in a pipe and the tables on a dumb
 // terminal alike: a warning on stderr for each new thing, not one per poll. Symbols not asked for
 // once (a service that sends them tends to at every poll), missing symbols when the set changes,
-// what else the resource warns of when that changes, one line per throttling episode, one per failed poll; each with its code (src/shared/warnings.ts),
-// and a JSON line under a JSON format, as the run's diagnostics say everything (output/diagnostics.ts).
+// what else the resource warns of when that changes, one line per throttling episode, one per
+// failed poll; each with its code (src/shared/warnings.ts), and a JSON line under a JSON format, as
+// the run's diagnostics say everything (output/diagnostics.ts).
 import { pairSpellingNote } from '../../shared/pair-spelling.js';
 import { printable } from '../../shared/text.js';
 import type { Warning, WarningCode } from '../../shared/warnings.js';
