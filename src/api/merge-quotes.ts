@@ -6,6 +6,17 @@
 import { quoteProblems, twiceProblem } from './quote-checks.js';
 import type { Quote, QuotesResult, RateLimitInfo, UnusableQuote } from './types.js';
 
+/**
+ * Where mergeBatches put each asked symbol's first quote: a valuation's quote book reads it (fx.ts:
+ * indexedQuoteBook) rather than putting 10,000 quotes in a map of its own.
+ */
+export interface QuoteIndex {
+  /** Each symbol asked for, upper-cased, and its place among them. */
+  place: ReadonlyMap<string, number>;
+  /** The first quote of the symbol at each place; undefined for one with none. */
+  first: readonly (Quote | undefined)[];
+}
+
 export interface BatchResult {
   quotes: Quote[];
   attempts: number;
@@ -19,6 +30,11 @@ export interface BatchResult {
  * only a second quote for the same symbol starts a list. Exported for tests; not part of the library.
  */
 export function mergeBatches(symbols: readonly string[], batches: readonly BatchResult[], now?: number): QuotesResult {
+  return mergeIndexed(symbols, batches, now).result;
+}
+
+/** mergeBatches' result, and the index it was put in order by. */
+export function mergeIndexed(symbols: readonly string[], batches: readonly BatchResult[], now?: number): { result: QuotesResult; index: QuoteIndex } {
   const asked: string[] = [];
   const place = new Map<string, number>();
   for (const symbol of symbols) {
@@ -64,5 +80,6 @@ export function mergeBatches(symbols: readonly string[], batches: readonly Batch
     if (problems.length > 0) unusable.push({ symbol: quote.symbol, problems });
   }
   const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);
-  return { data, missing, unasked: [...unasked.values()], unusable, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
+  const result = { data, missing, unasked: [...unasked.values()], unusable, requests: batches.length, attempts, rateLimit: batches.at(-1)?.rateLimit };
+  return { result, index: { place, first } };
 }

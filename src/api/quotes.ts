@@ -8,7 +8,7 @@ import { checkNumber, invalid } from './check-options.js';
 import { checkDataInput, dataInputs, dataQuery } from './data-operation.js';
 import { bearerHints, callEndpoint, endpoint, withQuery, type EndpointCall } from './endpoint.js';
 import { InvalidRequestError } from './errors.js';
-import { mergeBatches, type BatchResult } from './merge-quotes.js';
+import { mergeIndexed, type BatchResult, type QuoteIndex } from './merge-quotes.js';
 import type { ClientOptions } from './options.js';
 import { createPacer } from './pacer.js';
 import { parseQuotes } from './parse-quotes.js';
@@ -40,6 +40,11 @@ const DESCRIPTOR = DATA_OPERATIONS[OPERATION];
 
 /** Client.getQuotes: the checks, the token, then the batches. */
 export async function getQuotes(options: ClientOptions & Transport, input: GetQuotesInput): Promise<QuotesResult> {
+  return (await fetchQuotes(options, input)).result;
+}
+
+/** getQuotes' result, and the index of its quotes by symbol (a valuation's quote book reads it). */
+export async function fetchQuotes(options: ClientOptions & Transport, input: GetQuotesInput): Promise<{ result: QuotesResult; index: QuoteIndex }> {
   const url = endpoint(options.baseUrl, DESCRIPTOR.path);
   const pending = requireBearer(options, input, { operation: OPERATION, url });
   checkQuotesInput(typeof input === 'object' && input !== null ? input : {});
@@ -77,7 +82,7 @@ export async function getQuotes(options: ClientOptions & Transport, input: GetQu
     send: (batch) => fetchBatch(shared, { ...call, url: withQuery(url, dataQuery(DESCRIPTOR, { ...input, symbols: batch })) }),
     onDone: input.onProgress,
   });
-  return mergeBatches(symbols, results, (options.now ?? Date.now)());
+  return mergeIndexed(symbols, results, (options.now ?? Date.now)());
 }
 
 function checkQuotesInput(input: { batchSize?: unknown; concurrency?: unknown; onProgress?: unknown }): void {

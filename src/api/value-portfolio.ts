@@ -8,10 +8,11 @@
 import { checkNumber, invalid } from './check-options.js';
 import type { ClientOptions } from './options.js';
 import { checkPositions, type Position } from './positions.js';
-import { getQuotes } from './quotes.js';
+import type { QuoteIndex } from './merge-quotes.js';
+import { fetchQuotes } from './quotes.js';
 import type { Transport } from './transport.js';
 import type { Quote, QuotesResult, RateLimitInfo } from './types.js';
-import { createQuoteBook } from './fx.js';
+import { createQuoteBook, indexedQuoteBook } from './fx.js';
 import { checkPrecision, type Precision } from './precision.js';
 import { checkValuationOptions, valuationAt, valueCheckedPositions, valueWritten, type ExactValuation, type PriceRule, type Valuation } from './valuation.js';
 import { planValuation } from './valuation-plan.js';
@@ -101,11 +102,12 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   const waitBudget = options.waitBudget ?? createWaitBudget(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, options.now);
   const shared = { ...options, waitBudget };
   const rounds: QuotesResult[] = [];
+  const indexes: QuoteIndex[] = [];
   let before = { done: 0, total: 0 };
   const fetch = async (symbols: string[]) => {
     if (symbols.length === 0) return;
     const earlier = before;
-    const result = await getQuotes(shared, {
+    const { result, index } = await fetchQuotes(shared, {
       symbols,
       batchSize: input.batchSize,
       concurrency: input.concurrency,
@@ -117,6 +119,7 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
       },
     });
     rounds.push(result);
+    indexes.push(index);
   };
 
   const plan = planValuation(positions, baseUnit.major);
@@ -134,8 +137,11 @@ export async function valuePortfolio(options: ClientOptions & Transport, input: 
   // The quotes as getQuotes judged them, once: a quote that cannot be right values nothing. Round
   // 1's book says what round 2 needs, and values the positions when no round 2 is needed (nearly always).
   const gathered = () => {
+    const unusable = rounds.flatMap((round) => round.unusable);
+    // One round (nearly always): the book reads the merge's index of its quotes.
+    if (rounds.length === 1) return { fetched: rounds[0]!.data, book: indexedQuoteBook(indexes[0]!, unusable) };
     const quotes = rounds.flatMap((round) => round.data);
-    return { fetched: quotes, book: createQuoteBook(quotes, rounds.flatMap((round) => round.unusable)) };
+    return { fetched: quotes, book: createQuoteBook(quotes, unusable) };
   };
   let { fetched, book } = gathered();
   const cross = plan.cross(book).filter((symbol) => !prefetched.includes(symbol));

@@ -3,7 +3,7 @@
 // the valuation checked with the tests' own arithmetic on the quotes the sandbox sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
-import { AbortError, createClient, OptionsError, RateLimitError, valuationAt, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
+import { AbortError, createClient, OptionsError, RateLimitError, valuationAt, valuePositions, type ClientOptions, type Position, type Quote, type WaitEvent } from '../../src/api/index.js';
 import { createClientWith } from '../../src/api/internal.js';
 import { INSTRUMENTS } from '../../src/sandbox/index.js';
 import { dec, fullText, mul, rat, ratDiv, ratMul, ratSum, sub, type Rat } from '../helpers/decimal-oracle.js';
@@ -211,6 +211,15 @@ describe('the quotes a valuation used', () => {
     const twice = await valued([q('AAPL', '227.12'), q('MSFT', '400'), q('aapl', '227.120')]);
     expect(twice.quotes).toEqual([q('AAPL', '227.12'), q('MSFT', '400')]);
     expect(twice.valuation).toMatchObject({ incomplete: false, total_base: '1027.12' });
+  });
+
+  it('reads the answer as valuePositions reads the same quotes: a symbol sent twice at two prices is unusable', async () => {
+    const sent = [q('MSFT', '400'), q('aapl', '227.12'), q('AAPL', '227.13')];
+    const result = await valued(sent);
+    expect(result.valuation.positions.map((p) => [p.symbol, p.status, p.value])).toEqual([['AAPL', 'unusable', null], ['msft', 'ok', '800']]);
+    expect(result.valuation.unusable).toEqual([{ symbol: 'aapl', problems: ['sent twice at different prices (mid 227.12 and 227.13)'] }]);
+    // The same quotes given to valuePositions value the same.
+    expect(result.valuation).toEqual(valuePositions({ positions, quotes: sent, base: 'USD' }));
   });
 });
 
