@@ -15,7 +15,7 @@ import { decodePositions } from './positions-decode.js';
 import { PositionsError, ProblemList, shownValue } from './positions-error.js';
 import { readJsonPositions } from './positions-json.js';
 import { isPlaceholder } from './positions-number.js';
-import { checkPositionsOptions, positionReader, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
+import { checkPositionsOptions, plainPosition, positionReader, warnIgnored, type Position, type PositionField, type PositionRecord, type PositionsOptions } from './positions.js';
 import { MAX_POSITIONS_FILE_BYTES } from '../shared/limits.js';
 import { SYMBOL_PATTERN } from '../shared/patterns.js';
 
@@ -144,7 +144,8 @@ function readDelimitedPositions(body: string, options: ParsePositionsOptions): P
   // No currency column and no default: said once, of the header, rather than of every row (and
   // only of a file with rows).
   const noCurrency = at.currency === undefined && options.defaultCurrency === undefined;
-  const reader = positionReader(options, { style: { cell: true, decimalComma: options.decimalComma, delimiter }, problems, noCurrencySaid: noCurrency });
+  const style = { cell: true, decimalComma: options.decimalComma, delimiter };
+  const reader = positionReader(options, { style, problems, noCurrencySaid: noCurrency });
   let records = 0;
   const add = (record: PositionRecord) => {
     if (records++ === 0 && noCurrency) {
@@ -186,8 +187,15 @@ function readDelimitedPositions(body: string, options: ParsePositionsOptions): P
       });
       return;
     }
+    const symbolCell = cells[at.symbol!];
+    const quantityCell = cells[at.quantity!];
+    const currencyCell = cell(cells, 'currency');
+    const costCell = cell(cells, 'cost');
+    const costTotalCell = cell(cells, 'cost_total');
+    const position = plainPosition(symbolCell, quantityCell, currencyCell, costCell, costTotalCell, line, style, options.defaultCurrency);
+    if (position !== undefined) reader.push(position);
     // One object shape for every row (a keyed store per cell would not be).
-    add({ values: { symbol: cells[at.symbol!], quantity: cells[at.quantity!], currency: cell(cells, 'currency'), cost: cell(cells, 'cost'), cost_total: cell(cells, 'cost_total') }, line });
+    else add({ values: { symbol: symbolCell, quantity: quantityCell, currency: currencyCell, cost: costCell, cost_total: costTotalCell }, line });
   });
   if (skipped.length > 0 && options.onWarning !== undefined) {
     const listed = skipped.slice(0, 10).map(({ line, label }) => (label === '' ? `line ${line}` : `line ${line} (${label.length > 40 ? `${label.slice(0, 40)}…` : label})`));
