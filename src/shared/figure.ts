@@ -31,6 +31,9 @@ export const FULL_DIGITS = 34;
 
 const powers: bigint[] = [1n];
 
+/** DECIMAL_SYNTAX without an exponent: what most decimals look like. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
 /** 10^k, for k >= 0. */
 export function pow10(k: number): bigint {
   for (let i = powers.length; i <= k; i++) powers.push(powers[i - 1]! * 10n);
@@ -42,6 +45,13 @@ export function pow10(k: number): bigint {
  * them first) as a figure, its places those written (227.10 has two, 1.5e-3 four, 1e3 none).
  */
 export function figureOf(text: string): Figure {
+  // Most decimals have no exponent (227.10, -20): taken apart at the point alone.
+  if (PLAIN_DECIMAL.test(text)) {
+    const dot = text.indexOf('.');
+    if (dot === -1) return { n: BigInt(text), d: 1n, places: 0 };
+    const places = text.length - dot - 1;
+    return { n: BigInt(text.slice(0, dot) + text.slice(dot + 1)), d: pow10(places), places };
+  }
   if (!DECIMAL_SYNTAX.test(text)) throw new RangeError('not decimal text');
   let end = text.indexOf('e');
   if (end === -1) end = text.indexOf('E');
@@ -238,10 +248,11 @@ function written(digits: string, places: number, negative: boolean): string {
   const zero = digits === '0';
   if (places > 0) {
     text = text.padStart(places + 1, '0');
-    // Joined, not concatenated: one flat string. A concatenation of 13 characters or more is a tree
-    // of strings in V8 (for a 34-digit figure: slices of the quotient's text, kept as long as the
-    // figure is), which the JSON writer's join then reads piece by piece.
-    text = [text.slice(0, -places), text.slice(-places)].join('.');
+    // One flat string. A concatenation of 13 characters or more is a tree of strings in V8 (for a
+    // 34-digit figure: slices of the quotient's text, kept as long as the figure is), which the JSON
+    // writer's join then reads piece by piece: a longer one is joined. A shorter one (most amounts)
+    // is flat either way, and concatenated without the array.
+    text = text.length < 12 ? `${text.slice(0, -places)}.${text.slice(-places)}` : [text.slice(0, -places), text.slice(-places)].join('.');
   } else if (places < 0 && !zero) {
     text += '0'.repeat(-places);
   }

@@ -67,7 +67,12 @@ describe('products, differences and sums: exact, with their places', () => {
     expect(full(figureOf(b))).toBe(text);
   });
 
-  it.each(['', '-', '.', '.5', 'e5', '1e', '1..2', '--1', '0x10', ' 1', 'NaN', 'Infinity', '+1'])('refuses %j as decimal text', (text) => {
+  it.each([['0', '0', 0], ['-0', '0', 0], ['-0.00', '0.00', 2], ['-0.50', '-0.50', 2], ['100', '100', 0], ['0.000001', '0.000001', 6], ['-227.10', '-227.10', 2]])('reads %s, with no exponent, as %s with %i places', (text, shown, places) => {
+    expect(full(figureOf(text))).toBe(shown);
+    expect(figureOf(text).places).toBe(places);
+  });
+
+  it.each(['', '-', '.', '.5', 'e5', '1e', '1..2', '--1', '0x10', ' 1', 'NaN', 'Infinity', '+1', '01', '-01.5', '1.', '1.5 ', '1_000'])('refuses %j as decimal text', (text) => {
     expect(() => figureOf(text)).toThrow(RangeError);
   });
 
