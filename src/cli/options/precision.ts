@@ -17,10 +17,13 @@ export interface PrecisionFlags {
 
 const HINT = `the precisions are minor, full: each currency's minor units, or the exact value (34 significant digits at most); or N, a number of decimal places from 0 to ${MAX_PRECISION_PLACES}: --precision 4`;
 
-/** `minor`, `full`, or a whole number of places written as digits (`2`, not `2.0` or `+2`); undefined otherwise. */
+/**
+ * `minor`, `full`, or a whole number of places written as digits (`2`, not `2.0` or `+2`; `02` and
+ * `007` as the numbers they are, as every other number flag reads them); undefined otherwise.
+ */
 export function readPrecision(text: string): Precision | undefined {
   if (text === 'minor' || text === 'full') return text;
-  if (!/^\d{1,2}$/.test(text)) return undefined;
+  if (!/^\d{1,6}$/.test(text)) return undefined;
   const places = Number(text);
   return isPrecision(places) ? places : undefined;
 }

@@ -120,6 +120,8 @@ describe('the book of issue 34 in USD', () => {
     ['--precision minor', ['--precision', 'minor'], {}, 'minor', roundPlaces(TOTAL_USD, 2)],
     ['--precision 4', ['--precision', '4'], {}, '4', roundPlaces(TOTAL_USD, 4)],
     ['--precision 0', ['--precision', '0'], {}, '0', roundPlaces(TOTAL_USD, 0)],
+    ['--precision 007, leading zeros read as every number flag reads them', ['--precision', '007'], {}, '7', roundPlaces(TOTAL_USD, 7)],
+    ['MKT_PRECISION=02', [], { MKT_PRECISION: '02' }, '2', roundPlaces(TOTAL_USD, 2)],
     ['MKT_PRECISION=minor', [], { MKT_PRECISION: 'minor' }, 'minor', roundPlaces(TOTAL_USD, 2)],
     ['--precision over MKT_PRECISION', ['--precision', 'full'], { MKT_PRECISION: 'minor' }, 'full', fullText(TOTAL_USD, 3)],
   ])('%s', async (_name, args, env, precision, total) => {
@@ -143,6 +145,8 @@ describe('the book of issue 34 in USD', () => {
 
   it.each([
     ['--precision 35', ['--precision', '35'], {}, /--precision: unknown precision "35"/],
+    ['--precision 0035', ['--precision', '0035'], {}, /--precision: unknown precision "0035"/],
+    ['--precision +2', ['--precision', '+2'], {}, /--precision: unknown precision "\+2"/],
     ['--precision 2.5', ['--precision', '2.5'], {}, /--precision: unknown precision "2\.5"/],
     ['--precision cents', ['--precision', 'cents'], {}, /--precision: unknown precision "cents"\nhint: the precisions are minor, full: /],
     ['MKT_PRECISION=-1', [], { MKT_PRECISION: '-1' }, /MKT_PRECISION must be minor, full or 0 to 34, not "-1"/],
