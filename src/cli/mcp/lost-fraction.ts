@@ -28,6 +28,38 @@ export function fractionLostToDouble(line: string): string | undefined {
   return undefined;
 }
 
+/** Why a request holding `literal` (fractionLostToDouble's) is refused, and what to send instead. */
+export function lostFractionWords(literal: string): string {
+  return `the number ${literal} reads as the double ${Number(literal)}, its fraction lost: give it as a decimal string ("${literal}")`;
+}
+
+/**
+ * The text of each element of `line`, a JSON array (already parsed as one: a batch), in order, so
+ * that each message of a batch is read for such a number as a line of its own is.
+ */
+export function arrayElements(line: string): string[] {
+  const elements: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < line.length && line.charCodeAt(i) !== 0x22; i++) if (line.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (depth++ === 0) start = i + 1;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) {
+        if (line.slice(start, i).trim() !== '') elements.push(line.slice(start, i));
+        break;
+      }
+    } else if (c === 0x2c && depth === 1) {
+      elements.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return elements;
+}
+
 /** Whether decimal text is a whole number, exactly (1.50e1 is, 1e-400 is not); one beyond mkt's bounds is not read as whole. */
 function isWhole(literal: string): boolean {
   if (decimalBoundsProblem(literal) !== undefined) return false;

@@ -20,7 +20,7 @@
 import type { Readable } from 'node:stream';
 import { MAX_MCP_MESSAGE_BYTES } from '../../shared/limits.js';
 import { formatBytes } from '../../shared/read-limited.js';
-import { fractionLostToDouble } from './lost-fraction.js';
+import { arrayElements, fractionLostToDouble, lostFractionWords } from './lost-fraction.js';
 import {
   ClientNotificationSchema, ClientRequestSchema, JSONRPCErrorResponseSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema,
   JSONRPCResultResponseSchema, type JSONRPCMessage, type RequestId, type Transport,
@@ -144,11 +144,11 @@ export class StdioTransport implements Transport {
     } catch (error) {
       return this.refuse(errorOf(null, -32700, `Parse error: ${(error as Error).message}`));
     }
-    if (Array.isArray(value)) return this.receiveBatch(value);
+    if (Array.isArray(value)) return this.receiveBatch(value, line);
     // A request with a number whose fraction the parse lost is answered before anything reads it.
     const lost = fractionLostToDouble(line);
     if (lost !== undefined && isObject(value) && typeof value.method === 'string' && isRequestId(value.id)) {
-      return this.refuse(invalidParams(value.id, `the number ${lost} reads as the double ${Number(lost)}, its fraction lost: give it as a decimal string ("${lost}")`));
+      return this.refuse(invalidParams(value.id, lostFractionWords(lost)));
     }
     const reading = this.read(value);
     if ('answer' in reading) return this.refuse(reading.answer);
@@ -210,7 +210,7 @@ export class StdioTransport implements Transport {
     this.onmessage?.(message);
   }
 
-  private receiveBatch(items: readonly unknown[]): void {
+  private receiveBatch(items: readonly unknown[], line: string): void {
     if (this.version === undefined || !BATCH_VERSIONS.has(this.version)) {
       const why = this.version === undefined
         ? 'a batch before initialize: initialize comes alone, and only MCP 2025-03-26 has batches'
@@ -223,7 +223,15 @@ export class StdioTransport implements Transport {
     if (items.length === 0) return this.refuse(invalidRequest(null, 'an empty batch'));
     const batch: Batch = { answers: new Array(items.length).fill(undefined), waiting: new Map() };
     const run: JSONRPCMessage[] = [];
+    // Each request's own text read for a number whose fraction the parse lost, as a line's is.
+    const texts = fractionLostToDouble(line) === undefined ? undefined : arrayElements(line);
     items.forEach((item, index) => {
+      const lost = texts === undefined ? undefined : fractionLostToDouble(texts[index] ?? '');
+      if (lost !== undefined && isObject(item) && typeof item.method === 'string' && isRequestId(item.id)) {
+        const answer = invalidParams(item.id, lostFractionWords(lost));
+        batch.answers[index] = answer;
+        return this.options.warn(answer.error.message);
+      }
       const reading = this.read(item);
       if ('dropped' in reading) return this.options.warn(reading.dropped);
       if ('answer' in reading) {

@@ -177,6 +177,22 @@ describe('batches, as the negotiated protocol version says', () => {
     expect(server.lines()).toHaveLength(before + 2);
   });
 
+  it('2025-03-26: a batched request with a number whose fraction a double loses is refused alone, the rest run', async () => {
+    const server = await start('2025-03-26');
+    const before = server.lines().length;
+    // Written by hand: JSON.stringify would write the double, 100.
+    server.send(`[${[
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"note":"100.000000000000001, [1.5] {\\"x\\":2}"}}}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"value_portfolio","arguments":{"positions":[{"symbol":"AAPL","quantity":100.000000000000001,"currency":"USD"}],"base":"USD"}}}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"at":[1.5,{"n":2.25}]}}}',
+    ].join(' , ')}]`);
+    const answers = await server.next(before) as Answer[];
+    expect(answers.map((answer) => [answer.id, answer.error?.code ?? 'result'])).toEqual([[1, 'result'], [2, -32602], [3, 'result']]);
+    expect(answers[1]!.error!.message).toBe('Invalid params: the number 100.000000000000001 reads as the double 100, its fraction lost: give it as a decimal string ("100.000000000000001")');
+    await stillServes(server);
+  });
+
   it('2025-03-26: answers a batch of notifications with nothing, and an empty one with one error', async () => {
     const server = await start('2025-03-26');
     const before = server.lines().length;
