@@ -13,7 +13,7 @@
 // verdict, quote-checks.ts) is not passed over for the next route, which would value with a rate
 // the service did not mean; the currency's positions are then `unusable`, naming the pair.
 import { OptionsError } from './errors.js';
-import { quoteProblems, twiceProblem } from './quote-checks.js';
+import { symbolProblems } from './quote-checks.js';
 import type { QuoteIndex } from './merge-quotes.js';
 import type { Quote, UnusableQuote } from './types.js';
 import { figureOf, ONE, over as quotient, times, type Figure } from '../shared/figure.js';
@@ -82,14 +82,15 @@ function notQuotes(): OptionsError {
 
 /**
  * The book of `quotes`. With `verdict` (getQuotes' `unusable`: the quotes were judged as they
- * came), that verdict; without it, each quote is judged when first looked up, at `now`, and a
- * second quote for a symbol at other prices makes it unusable. With `only` (upper-case symbols),
- * the others are checked and left out.
+ * came), that verdict; without it, each symbol is judged when first looked up, at `now`, as
+ * getQuotes judges an answer (merge-quotes.ts): its first quote, a second at other prices, and
+ * what is wrong with any later one. With `only` (upper-case symbols), the others are checked and
+ * left out.
  */
 export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly UnusableQuote[], now?: number, only?: ReadonlySet<string>): QuoteBook {
   const bySymbol = new Map<string, BookEntry>();
-  // Why a symbol's second quote makes it unusable (twiceProblem), by symbol.
-  const twice = new Map<string, string>();
+  // Each symbol's later quotes, judged with its first.
+  const later = new Map<string, Quote[]>();
   const add = (symbol: unknown, quote: Quote) => {
     // A quote names its symbol: what is wrong with it is said by that name.
     if (typeof symbol !== 'string' || quote === null || typeof quote !== 'object' || typeof quote.symbol !== 'string') throw notQuotes();
@@ -97,9 +98,10 @@ export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly Unusa
     if (only !== undefined && !only.has(key)) return;
     const first = bySymbol.get(key);
     if (first === undefined) bySymbol.set(key, { quote, bid: undefined, ask: undefined, mid: undefined });
-    else if (verdict === undefined && !twice.has(key)) {
-      const problem = twiceProblem(first.quote, quote);
-      if (problem !== undefined) twice.set(key, problem);
+    else if (verdict === undefined) {
+      const others = later.get(key);
+      if (others === undefined) later.set(key, [quote]);
+      else others.push(quote);
     }
   };
   if (quotes instanceof Map) for (const [symbol, quote] of quotes) add(symbol, quote);
@@ -118,9 +120,7 @@ export function createQuoteBook(quotes: QuotesBySymbol, verdict?: readonly Unusa
       const quote = bySymbol.get(symbol)?.quote;
       let problems: string[] | undefined;
       if (quote !== undefined) {
-        const found = quoteProblems(quote, now);
-        const sentTwice = twice.get(symbol);
-        if (sentTwice !== undefined) found.push(sentTwice);
+        const found = symbolProblems(quote, later.get(symbol) ?? [], now);
         problems = found.length === 0 ? undefined : found;
       }
       judged.set(symbol, problems);

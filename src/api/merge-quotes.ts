@@ -3,7 +3,7 @@
 // of the data, its symbol listed in `unasked` for the caller to mention. Then each quote is judged,
 // once (quote-checks.ts): those that cannot be right are listed in `unusable`, with what is wrong,
 // and so is a symbol sent twice at different prices; sent twice at the same prices, it is one quote.
-import { quoteProblems, twiceProblem } from './quote-checks.js';
+import { quoteProblems, symbolProblems } from './quote-checks.js';
 import type { Quote, QuotesResult, RateLimitInfo, UnusableQuote } from './types.js';
 
 /**
@@ -69,14 +69,9 @@ export function mergeIndexed(symbols: readonly string[], batches: readonly Batch
       continue;
     }
     data.push(quote);
-    const problems = quoteProblems(quote, now);
     const others = more.get(at);
-    if (others !== undefined) {
-      data.push(...others);
-      const twice = others.map((other) => twiceProblem(quote, other)).find((problem) => problem !== undefined);
-      if (twice !== undefined) problems.push(twice);
-      for (const other of others) for (const problem of quoteProblems(other, now)) if (!problems.includes(problem)) problems.push(problem);
-    }
+    if (others !== undefined) data.push(...others);
+    const problems = others === undefined ? quoteProblems(quote, now) : symbolProblems(quote, others, now);
     if (problems.length > 0) unusable.push({ symbol: quote.symbol, problems });
   }
   const attempts = batches.reduce((sum, batch) => sum + batch.attempts, 0);

@@ -131,6 +131,20 @@ export function unusableBySymbol(unusable: readonly UnusableQuote[]): Map<string
 }
 
 /**
+ * What is wrong with a symbol's quotes, as one verdict: the first quote's problems, then why a later
+ * one at other prices makes the symbol unusable (twiceProblem, the first such), then each later
+ * quote's own problems not said already. Empty when nothing is. getQuotes judges an answer so, and a
+ * quote book judges quotes a program hands it the same way.
+ */
+export function symbolProblems(first: Quote, later: readonly Quote[], now?: number): string[] {
+  const problems = quoteProblems(first, now);
+  const twice = later.map((other) => twiceProblem(first, other)).find((problem) => problem !== undefined);
+  if (twice !== undefined) problems.push(twice);
+  for (const other of later) for (const problem of quoteProblems(other, now)) if (!problems.includes(problem)) problems.push(problem);
+  return problems;
+}
+
+/**
  * Why two quotes for one symbol are not one quote: the first price that differs, mid then bid then
  * ask (`sent twice at different prices (bid 1.1 and 1.11)`); undefined when they say the same, each
  * price numerically equal (227.10 and 227.1).

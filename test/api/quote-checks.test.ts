@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteProblems } from '../../src/api/quote-checks.js';
+import { quoteProblems, symbolProblems } from '../../src/api/quote-checks.js';
 import type { Quote } from '../../src/api/types.js';
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -55,5 +55,19 @@ describe('quoteProblems judges a timestamp at the instant it is given', () => {
     // 0.1 + 1e-20 and 0.1 are one double: the exact comparison decides.
     expect(quoteProblems({ ...good, bid: '0.1', ask: '0.2', mid: '0.10000000000000000001' }, now)).toEqual([]);
     expect(quoteProblems({ ...good, bid: '0.10000000000000000001', ask: '0.2', mid: '0.1' }, now)).toEqual(['mid is outside bid..ask']);
+  });
+});
+
+describe('symbolProblems: one verdict on a symbol sent more than once', () => {
+  const NOW = Date.parse('2026-11-29T12:00:00Z');
+  const at = (mid: string, timestamp = '2026-11-29T11:59:00Z'): Quote => ({ symbol: 'AAPL', bid: mid, ask: mid, mid, timestamp });
+
+  it.each<[string, Quote, Quote[], string[]]>([
+    ['alike, both good: nothing', at('227.10'), [at('227.1')], []],
+    ['alike, the later one from the future', at('227.10'), [at('227.10', '2026-11-29T13:00:00Z')], ['timestamp is 1h in the future']],
+    ['at another price: the first such difference', at('227.10'), [at('227.10'), at('227.11'), at('228')], ['sent twice at different prices (mid 227.10 and 227.11)']],
+    ['the first\'s problems first, each said once', at('-1'), [at('-1'), at('0')], ['bid is negative', 'ask is negative', 'mid is negative', 'sent twice at different prices (mid -1 and 0)', 'bid is zero', 'ask is zero', 'mid is zero']],
+  ])('%s', (_name, first, later, problems) => {
+    expect(symbolProblems(first, later, NOW)).toEqual(problems);
   });
 });

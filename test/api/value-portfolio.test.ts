@@ -221,6 +221,17 @@ describe('the quotes a valuation used', () => {
     // The same quotes given to valuePositions value the same.
     expect(result.valuation).toEqual(valuePositions({ positions, quotes: sent, base: 'USD' }));
   });
+
+  it('one verdict: a symbol sent twice alike, the second quote from the future, is unusable to valuePortfolio and valuePositions alike', async () => {
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    const sent = [q('AAPL', '227.12'), q('MSFT', '400'), { ...q('AAPL', '227.12'), timestamp: ahead }];
+    const result = await valued(sent);
+    expect(result.valuation.positions.map((p) => [p.symbol, p.status])).toEqual([['AAPL', 'unusable'], ['msft', 'ok']]);
+    expect(result.valuation.unusable).toEqual([{ symbol: 'AAPL', problems: [expect.stringMatching(/^timestamp is 1h in the future$|^timestamp is 59m\d*s? in the future$/)] }]);
+    const direct = valuePositions({ positions, quotes: sent, base: 'USD' });
+    expect(direct.positions.map((p) => [p.symbol, p.status])).toEqual([['AAPL', 'unusable'], ['msft', 'ok']]);
+    expect(direct.unusable).toEqual(result.valuation.unusable);
+  });
 });
 
 describe('valuePortfolio refuses before any request', () => {
