@@ -8,7 +8,7 @@ import { addCheckOption } from './checks.js';
 import { choiceParser } from './choice-parser.js';
 import { commandOptions } from './command-options.js';
 import { UsageError } from '../errors/errors.js';
-import { resolveProfile } from './settings.js';
+import { resolveProfile, unreadableSetting } from './settings.js';
 import { FORMATS, isFormat, type Format } from '../../render/formats.js';
 import type { FieldNames } from '../../render/fields.js';
 import { printable } from '../../shared/text.js';
@@ -50,8 +50,12 @@ export function chooseFormat(deps: Deps, flags: FormatFlags, inPipe: Format = 't
     if (!isFormat(fromEnv)) throw new UsageError(`MKT_FORMAT must be one of ${FORMATS.join(', ')}, not ${printable(fromEnv, { max: 40, quote: true })}`);
     return { format: fromEnv, from: `MKT_FORMAT=${fromEnv}` };
   }
-  const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.format;
-  if (stored && isFormat(stored)) return { format: stored, from: `the profile's format ${stored}` };
+  const profile = resolveProfile(deps, flags.profile).value;
+  const stored = deps.config.profile(profile)?.format;
+  if (stored !== undefined && stored !== '') {
+    if (!isFormat(stored)) throw unreadableSetting(deps, profile, 'format', stored, `one of ${FORMATS.join(', ')}`);
+    return { format: stored, from: `the profile's format ${stored}` };
+  }
   return { format: deps.io.stdoutIsTTY ? 'table' : inPipe, from: undefined };
 }
 

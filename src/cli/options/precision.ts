@@ -7,7 +7,7 @@ import { isPrecision, MAX_PRECISION_PLACES, PRECISIONS, type Precision } from '.
 import { printable } from '../../shared/text.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors/errors.js';
-import { resolveProfile } from './settings.js';
+import { resolveProfile, unreadableSetting } from './settings.js';
 import type { Format } from './format.js';
 
 export interface PrecisionFlags {
@@ -50,8 +50,12 @@ export function choosePrecision(deps: Deps, flags: PrecisionFlags, format: Forma
     if (precision === undefined) throw new UsageError(`MKT_PRECISION must be minor, full or 0 to ${MAX_PRECISION_PLACES}, not ${printable(fromEnv, { max: 40, quote: true })}`, HINT);
     return precision;
   }
-  const stored = deps.config.profile(resolveProfile(deps, flags.profile).value)?.precision;
-  const precision = stored === undefined ? undefined : readPrecision(stored);
-  if (precision !== undefined) return precision;
+  const profile = resolveProfile(deps, flags.profile).value;
+  const stored = deps.config.profile(profile)?.precision;
+  if (stored !== undefined && stored !== '') {
+    const precision = readPrecision(stored);
+    if (precision === undefined) throw unreadableSetting(deps, profile, 'precision', stored, `minor, full or 0 to ${MAX_PRECISION_PLACES}`);
+    return precision;
+  }
   return format === 'table' ? 'minor' : 'full';
 }

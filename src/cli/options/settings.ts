@@ -4,6 +4,7 @@ import type { ProfileRecord, TokenRecord } from '../../config/store.js';
 import type { Deps } from '../deps.js';
 import { isLoopback } from '../../shared/loopback.js';
 import { ORGANIZATION_PATTERN } from '../../shared/patterns.js';
+import { printable } from '../../shared/text.js';
 import { UsageError } from '../errors/errors.js';
 import { holdSecret } from '../credentials/secrets.js';
 
@@ -60,6 +61,17 @@ export function resolveProfile(deps: Deps, flag: string | undefined, use: Profil
     }
   }
   return resolved;
+}
+
+/**
+ * A setting the profile holds that mkt cannot read (a hand-edited config file: `"format": "jsn"`):
+ * refused, as the same value in its environment variable is, naming where it is and how to mend it.
+ */
+export function unreadableSetting(deps: Deps, profile: string, key: 'format' | 'precision', value: unknown, expected: string): UsageError {
+  const shown = typeof value === 'string' ? printable(value, { max: 40, quote: true }) : JSON.stringify(value)?.slice(0, 40) ?? String(value);
+  const flag = profile === 'default' ? '' : ` --profile ${profile}`;
+  return new UsageError(`the profile ${profile}'s ${key} in ${deps.config.path} is ${shown}, which is not ${expected}`,
+    `set it with \`mkt config set ${key} <value>${flag}\`, or remove it with \`mkt config unset ${key}${flag}\``);
 }
 
 export function resolveSettings(deps: Deps, flags: TargetFlags, use: ProfileUse = {}): Settings {
