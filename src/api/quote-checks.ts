@@ -149,7 +149,7 @@ export function symbolProblems(first: Quote, later: readonly Quote[], now?: numb
  * ask (`sent twice at different prices (bid 1.1 and 1.11)`); undefined when they say the same, each
  * price numerically equal (227.10 and 227.1).
  */
-export function twiceProblem(a: Quote, b: Quote): string | undefined {
+function twiceProblem(a: Quote, b: Quote): string | undefined {
   for (const field of ['mid', 'bid', 'ask'] as const) {
     if (!samePrice(a[field], b[field])) return `sent twice at different prices (${field} ${shownPrice(a[field])} and ${shownPrice(b[field])})`;
   }
